@@ -1,0 +1,176 @@
+/*
+ * game.c -- what all games share: the registry, reason names, parsing a
+ * legal move, setting up a position with moves, and perft.
+ */
+#include "game.h"
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+#include "tafl.h"
+
+const struct game *const game_list[] = {&tafl_game, NULL};
+
+const struct game *game_find(const char *name)
+{
+    for (int i = 0; game_list[i]; i++)
+        if (strcmp(game_list[i]->name, name) == 0)
+            return game_list[i];
+    return NULL;
+}
+
+static const char *const reason_names[REASON_COUNT] = {
+    [REASON_NONE] = "none",
+    [REASON_CHECKMATE] = "checkmate",
+    [REASON_KHAN] = "khan",
+    [REASON_STALEMATE] = "stalemate",
+    [REASON_NO_MOVES] = "no_moves",
+    [REASON_PRINCESS_CAPTURED] = "princess_captured",
+    [REASON_CHIEF_CAPTURED] = "chief_captured",
+    [REASON_CHIEF_CAPTURED_BY_OTHER] = "chief_captured_by_other",
+    [REASON_ENDGAME_COUNTDOWN] = "endgame_countdown",
+    [REASON_KING_ESCAPED] = "king_escaped",
+    [REASON_KING_CAPTURED] = "king_captured",
+    [REASON_REPETITION] = "repetition",
+    [REASON_NO_CAPTURE] = "no_capture",
+    [REASON_PLY_CAP] = "ply_cap",
+};
+
+const char *end_reason_name(enum end_reason r)
+{
+    assert(r >= 0 && r < REASON_COUNT);
+    return reason_names[r];
+}
+
+const char *game_outcome_name(enum game_outcome o)
+{
+    switch (o) {
+    case GAME_ONGOING: return "ongoing";
+    case GAME_WIN_SEAT0: return "seat 0 wins";
+    case GAME_WIN_SEAT1: return "seat 1 wins";
+    case GAME_DRAW: return "draw";
+    }
+    return "?";
+}
+
+static void set_error(char *err, size_t errsz, const char *fmt, ...)
+{
+    if (!err || errsz == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsz, fmt, ap);
+    va_end(ap);
+}
+
+int game_parse_move(const struct game *g, const void *st, const char *text,
+                    move_t *m, char *err, size_t errsz)
+{
+    if (g->status(st).outcome != GAME_ONGOING) {
+        set_error(err, errsz, "move '%s': the game is already over", text);
+        return -1;
+    }
+    if (g->move_from_text(st, text, m) != 0) {
+        set_error(err, errsz, "'%s' is not a %s move", text, g->name);
+        return -1;
+    }
+    move_t *moves = malloc(sizeof *moves * (size_t)g->max_moves);
+    if (!moves) {
+        set_error(err, errsz, "out of memory");
+        return -1;
+    }
+    int n = g->legal_moves(st, moves), found = 0;
+    for (int i = 0; i < n && !found; i++)
+        found = moves[i] == *m;
+    free(moves);
+    if (!found) {
+        set_error(err, errsz, "move '%s' is not legal here", text);
+        return -1;
+    }
+    return 0;
+}
+
+int game_setup(const struct variant *v, void *st, const char *position,
+               const char *moves, char *err, size_t errsz)
+{
+    const struct game *g = v->game;
+    if (position) {
+        if (g->from_text(st, v, position, err, errsz) != 0)
+            return -1;
+    } else {
+        g->init(st, v);
+    }
+    if (!moves)
+        return 0;
+    const char *s = moves;
+    int ply = 1;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == ',')
+            s++;
+        if (*s == '\0')
+            return 0;
+        char tok[32];
+        size_t len = strcspn(s, " \t,");
+        if (len >= sizeof tok)
+            len = sizeof tok - 1;
+        memcpy(tok, s, len);
+        tok[len] = '\0';
+        s += strcspn(s, " \t,");
+        move_t m;
+        char why[128];
+        if (game_parse_move(g, st, tok, &m, why, sizeof why) != 0) {
+            set_error(err, errsz, "move %d: %s", ply, why);
+            return -1;
+        }
+        g->apply(st, m);
+        ply++;
+    }
+}
+
+static uint64_t perft_rec(const struct game *g, const void *st, int depth,
+                          move_t *buf)
+{
+    int n = g->legal_moves(st, buf);
+    if (depth == 1)
+        return (uint64_t)n;
+    unsigned char child[GAME_MAX_STATE_SIZE];
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, st, g->state_size);
+        g->apply(child, buf[i]);
+        total += perft_rec(g, child, depth - 1, buf + g->max_moves);
+    }
+    return total;
+}
+
+uint64_t game_perft(const struct game *g, const void *st, int depth)
+{
+    assert(g->state_size <= GAME_MAX_STATE_SIZE);
+    if (depth <= 0)
+        return 1;
+    move_t *buf = malloc(sizeof *buf * (size_t)g->max_moves * (size_t)depth);
+    if (!buf)
+        return 0;
+    uint64_t n = perft_rec(g, st, depth, buf);
+    free(buf);
+    return n;
+}
+
+int game_random_playout(const struct game *g, void *st, struct rng *r,
+                        int max_plies)
+{
+    move_t moves[GAME_MAX_MOVES];
+    int plies = 0;
+    while (max_plies <= 0 || plies < max_plies) {
+        int n = g->legal_moves(st, moves);
+        if (n == 0)
+            break;
+        g->apply(st, moves[rng_below(r, (uint32_t)n)]);
+        plies++;
+    }
+    return plies;
+}

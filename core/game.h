@@ -1,0 +1,136 @@
+/*
+ * game.h -- the one interface every game implements.
+ *
+ * A game is a const table of function pointers (struct game), shared by all
+ * threads. Its state is plain fixed-size data with no pointers, so callers
+ * copy it with memcpy (one copy per playout) and keep it on the stack in a
+ * buffer of GAME_MAX_STATE_SIZE bytes. A move is a 32-bit integer whose bit
+ * layout each game documents beside its own code; callers treat it as opaque.
+ *
+ * Seats: seat 0 is the side that moves first under the variant, seat 1 the
+ * other. Outcomes are reported by seat; seat_side() names the side (colour)
+ * a seat plays, so first-mover and colour advantage can be told apart.
+ */
+#ifndef RULELAB_GAME_H
+#define RULELAB_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "variant.h"
+
+typedef uint32_t move_t;
+
+/* Upper bounds for buffers sized by callers; every game stays within them
+ * (each game's own max_moves and state_size are checked in the tests). */
+#define GAME_MAX_MOVES 2048
+#define GAME_MAX_STATE_SIZE 8192
+
+enum game_outcome {
+    GAME_ONGOING = 0,
+    GAME_WIN_SEAT0,
+    GAME_WIN_SEAT1,
+    GAME_DRAW
+};
+
+/* Why a game ended. Names (end_reason_name) are what the database stores. */
+enum end_reason {
+    REASON_NONE = 0,
+    REASON_CHECKMATE,
+    REASON_KHAN,
+    REASON_STALEMATE,
+    REASON_NO_MOVES,
+    REASON_PRINCESS_CAPTURED,
+    REASON_CHIEF_CAPTURED,
+    REASON_CHIEF_CAPTURED_BY_OTHER,
+    REASON_ENDGAME_COUNTDOWN,
+    REASON_KING_ESCAPED,
+    REASON_KING_CAPTURED,
+    REASON_REPETITION,
+    REASON_NO_CAPTURE,
+    REASON_PLY_CAP,
+    REASON_COUNT
+};
+
+struct game_status {
+    enum game_outcome outcome;
+    enum end_reason reason; /* REASON_NONE while ongoing */
+};
+
+struct game {
+    const char *name; /* as written in variant strings, e.g. "tafl" */
+    const char *title; /* one line for `rulelab list` */
+    const struct param_spec *params; /* n_params entries */
+    int n_params;
+    size_t state_size; /* <= GAME_MAX_STATE_SIZE */
+    int max_moves; /* legal_moves never writes more; <= GAME_MAX_MOVES */
+    int board_files, board_ranks; /* for drawing the board */
+
+    /* Sets up the start position of the variant v (v->game is this game). */
+    void (*init)(void *st, const struct variant *v);
+    /* Writes every legal move of the side to move into out and returns how
+     * many; returns 0 once the game is over. */
+    int (*legal_moves)(const void *st, move_t *out);
+    /* Plays move m, which must be legal in st; updates the hash, counters
+     * and the status. */
+    void (*apply)(void *st, move_t m);
+    /* The seat (0 or 1) whose turn it is. */
+    int (*to_move)(const void *st);
+    /* Ongoing, or the outcome with its reason. O(1): apply keeps it. */
+    struct game_status (*status)(const void *st);
+    /* Zobrist hash of what repetition compares (board, side to move, and
+     * whatever else the game's repetition rule includes). Incremental. */
+    uint64_t (*hash)(const void *st);
+
+    /* Move text in the notation of RULES.md. Writes a NUL-terminated string
+     * and returns its length, or -1 if it does not fit in n. */
+    int (*move_to_text)(const void *st, move_t m, char *buf, size_t n);
+    /* Parses move text; 0 on success, -1 if the text is no move of this game
+     * (checking legality is game_parse_move's job). */
+    int (*move_from_text)(const void *st, const char *text, move_t *m);
+    /* Position as one FEN-like line with all counters; length or -1. */
+    int (*to_text)(const void *st, char *buf, size_t n);
+    /* Sets up a position from text under variant v. Returns 0, or -1 with
+     * a message in err naming what is wrong. History-based counters that
+     * the text does not carry start at zero. */
+    int (*from_text)(void *st, const struct variant *v, const char *text,
+                     char *err, size_t errsz);
+    /* The piece letter on a square (file, rank from 0 at a1), '.' if empty;
+     * used to draw the board. */
+    char (*piece_at)(const void *st, int file, int rank);
+    /* The name of the side a seat plays in this state ("attackers"). */
+    const char *(*seat_side)(const void *st, int seat);
+    /* Recomputes hash and derived data from scratch and compares them with
+     * the incremental ones. 1 if consistent; for tests and debug asserts. */
+    int (*state_ok)(const void *st);
+};
+
+/* Every game, NULL-terminated, in the order `rulelab list` shows them. */
+extern const struct game *const game_list[];
+const struct game *game_find(const char *name);
+
+const char *end_reason_name(enum end_reason r);
+const char *game_outcome_name(enum game_outcome o);
+
+/* Parses move text and checks it is legal in st. Returns 0, or -1 with a
+ * message in err ("not a move" or "illegal here"). */
+int game_parse_move(const struct game *g, const void *st, const char *text,
+                    move_t *m, char *err, size_t errsz);
+
+/* Sets st to the start position of v, or to the position text if it is not
+ * NULL, then plays the space-separated moves (may be NULL). Returns 0, or -1
+ * with a message naming the bad text or the first illegal move. */
+int game_setup(const struct variant *v, void *st, const char *position,
+               const char *moves, char *err, size_t errsz);
+
+struct rng;
+/* Plays uniformly random legal moves on st until the game is over, or until
+ * max_plies more plies when max_plies > 0. Returns the plies played. */
+int game_random_playout(const struct game *g, void *st, struct rng *r,
+                        int max_plies);
+
+/* Number of legal move sequences of length depth from st (a game that ended
+ * earlier adds nothing). */
+uint64_t game_perft(const struct game *g, const void *st, int depth);
+
+#endif

@@ -1,0 +1,726 @@
+/*
+ * tafl.c -- Hnefatafl 9x9 as RULES.md section 3 states it.
+ *
+ * Speed comes from the mailbox with a border (no bounds tests while
+ * sliding), per-side piece lists (no scan of empty squares), and a status
+ * that apply() settles once, so a playout asks nothing twice. The only move
+ * the shuttle rule can forbid is the reversal of the side's last move, so
+ * the generator compares against that one move instead of tracking history.
+ */
+#include "tafl.h"
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "zobrist.h"
+
+#define ZOBRIST_SALT 0x7a41f1ULL
+#define SIDE_KEY_INDEX 0
+#define THRONE TAFL_SQ(4, 4)
+#define NO_MOVE ((move_t)0xffffffffu)
+
+static const int directions[4] = {1, -1, 11, -11};
+
+enum { PLAIN = 0, THRONE_SQ = 1, CORNER_SQ = 2 };
+
+static const char *const first_choices[] = {"attackers", "defenders", NULL};
+static const char *const escape_choices[] = {"corner", "edge", NULL};
+static const char *const king_capture_choices[] = {"surround", "custodial",
+                                                   NULL};
+
+static const struct param_spec tafl_params[] = {
+    {"edge_captures_king", PARAM_BOOL, 1, 0, 1, NULL,
+     "the board edge counts as the King's fourth side"},
+    {"escape", PARAM_ENUM, 0, 0, 0, escape_choices,
+     "the King wins on a corner, or on any edge square"},
+    {"first", PARAM_ENUM, 0, 0, 0, first_choices, "which side moves first"},
+    {"king_armed", PARAM_BOOL, 0, 0, 1, NULL,
+     "the King takes part in captures"},
+    {"king_capture", PARAM_ENUM, 0, 0, 0, king_capture_choices,
+     "surround the King, or take it between two attackers off the throne"},
+    {"max_plies", PARAM_INT, 500, 0, 100000, NULL,
+     "plies after which the game is a draw (ply_cap); 0 = none"},
+    {"no_capture_limit", PARAM_INT, 50, 0, 1000, NULL,
+     "moves per player without a capture that draw; 0 = none"},
+    {"repetition_limit", PARAM_INT, 3, 0, 100, NULL,
+     "times a piece may go back and forth between two squares; 0 = none"},
+    {"throne_hostile", PARAM_BOOL, 0, 0, 1, NULL,
+     "the empty throne helps capture men of both sides"},
+    {"throne_passable", PARAM_BOOL, 1, 0, 1, NULL,
+     "men may pass over the empty throne"},
+};
+
+static int file_of(int sq)
+{
+    return sq % 11 - 1;
+}
+
+static int rank_of(int sq)
+{
+    return sq / 11 - 1;
+}
+
+static int on_edge(int sq)
+{
+    int file = file_of(sq), rank = rank_of(sq);
+    return file == 0 || file == 8 || rank == 0 || rank == 8;
+}
+
+static int square_kind(int sq)
+{
+    if (sq == THRONE)
+        return THRONE_SQ;
+    if (sq == TAFL_SQ(0, 0) || sq == TAFL_SQ(8, 0) || sq == TAFL_SQ(0, 8)
+        || sq == TAFL_SQ(8, 8))
+        return CORNER_SQ;
+    return PLAIN;
+}
+
+
+static uint64_t piece_key(int piece, int sq)
+{
+    return zobrist_key(ZOBRIST_SALT, (uint32_t)(piece * TAFL_SQUARES + sq));
+}
+
+static int side_of(int piece)
+{
+    return piece == TAFL_ATTACKER ? TAFL_SIDE_ATTACKERS : TAFL_SIDE_DEFENDERS;
+}
+
+static int seat_of_side(const struct tafl_state *s, int side)
+{
+    return side == s->first ? 0 : 1;
+}
+
+/* ---- board bookkeeping ---------------------------------------------- */
+
+
+/* Flips square sq in the rank and file occupancy masks. */
+static void toggle_occupancy(struct tafl_state *s, int sq)
+{
+    int file = file_of(sq), rank = rank_of(sq);
+    s->rank_occupancy[rank] ^= (uint16_t)(1u << file);
+    s->file_occupancy[file] ^= (uint16_t)(1u << rank);
+}
+
+static void put_piece(struct tafl_state *s, int piece, int sq)
+{
+    int side = side_of(piece);
+    toggle_occupancy(s, sq);
+    s->board[sq] = (uint8_t)piece;
+    s->piece_index[sq] = s->piece_count[side];
+    s->pieces[side][s->piece_count[side]++] = (uint8_t)sq;
+    s->hash ^= piece_key(piece, sq);
+    if (piece == TAFL_KING)
+        s->king_sq = (uint8_t)sq;
+}
+
+static void remove_piece(struct tafl_state *s, int sq)
+{
+    int piece = s->board[sq], side = side_of(piece);
+    int slot = s->piece_index[sq], last = s->pieces[side][--s->piece_count[side]];
+    s->pieces[side][slot] = (uint8_t)last;
+    s->piece_index[last] = (uint8_t)slot;
+    s->board[sq] = TAFL_EMPTY;
+    s->hash ^= piece_key(piece, sq);
+    toggle_occupancy(s, sq);
+    if (piece == TAFL_KING)
+        s->king_sq = 0;
+}
+
+static void move_piece(struct tafl_state *s, int from, int to)
+{
+    int piece = s->board[from], side = side_of(piece);
+    int slot = s->piece_index[from];
+    s->board[to] = (uint8_t)piece;
+    s->board[from] = TAFL_EMPTY;
+    s->pieces[side][slot] = (uint8_t)to;
+    s->piece_index[to] = (uint8_t)slot;
+    s->hash ^= piece_key(piece, from) ^ piece_key(piece, to);
+    toggle_occupancy(s, from);
+    toggle_occupancy(s, to);
+    if (piece == TAFL_KING)
+        s->king_sq = (uint8_t)to;
+}
+
+static void clear_board(struct tafl_state *s, const struct variant *v)
+{
+    memset(s, 0, sizeof *s);
+    for (int sq = 0; sq < TAFL_SQUARES; sq++) {
+        int file = sq % 11 - 1, rank = sq / 11 - 1;
+        s->board[sq] = (file < 0 || file > 8 || rank < 0 || rank > 8)
+                           ? TAFL_OFF : TAFL_EMPTY;
+    }
+    s->first = (uint8_t)variant_get(v, "first");
+    s->throne_passable = (uint8_t)variant_get(v, "throne_passable");
+    s->throne_hostile = (uint8_t)variant_get(v, "throne_hostile");
+    s->king_armed = (uint8_t)variant_get(v, "king_armed");
+    s->edge_captures_king = (uint8_t)variant_get(v, "edge_captures_king");
+    s->king_custodial = (uint8_t)variant_get(v, "king_capture");
+    s->escape_edge = (uint8_t)variant_get(v, "escape");
+    s->repetition_limit = (uint16_t)variant_get(v, "repetition_limit");
+    s->no_capture_limit = (uint16_t)variant_get(v, "no_capture_limit");
+    s->max_plies = (uint32_t)variant_get(v, "max_plies");
+    s->last_from[0] = s->last_from[1] = 0;
+    s->last_to[0] = s->last_to[1] = 0;
+}
+
+static void set_side(struct tafl_state *s, int side)
+{
+    if (s->side != side)
+        s->hash ^= zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX);
+    s->side = (uint8_t)side;
+}
+
+/* ---- move generation ------------------------------------------------ */
+
+/* The one move the shuttle rule forbids for the side to move, if any. */
+static move_t forbidden_move(const struct tafl_state *s)
+{
+    int side = s->side;
+    if (s->repetition_limit == 0
+        || s->shuttle_len[side] < 2u * s->repetition_limit)
+        return NO_MOVE;
+    return TAFL_MOVE(s->last_to[side], s->last_from[side]);
+}
+
+/* The squares a rook at position p of a 9-square line reaches, given the
+ * line's occupancy (bit i = square i; p's own bit is ignored): up to the
+ * first blocker on each side, found with ctz/clz instead of a loop. */
+static inline uint32_t line_reach(uint32_t occupancy, int p)
+{
+    const uint32_t above_mask = ~((2u << p) - 1) & 0x1ffu;
+    const uint32_t below_mask = (1u << p) - 1;
+    uint32_t above = occupancy & above_mask, below = occupancy & below_mask;
+    uint32_t up = above ? ((above & -above) - 1) & above_mask : above_mask;
+    uint32_t down = below
+        ? below_mask & ~((2u << (31 - __builtin_clz(below))) - 1)
+        : below_mask;
+    return up | down;
+}
+
+/* Per line (rank or file index): squares men may not stop on, and squares
+ * that block men (the throne when throne_passable=0). The throne is square
+ * 4 of rank 4 and of file 4; the corners are squares 0 and 8 of lines 0, 8. */
+static uint32_t line_restricted(const struct tafl_state *s, int line)
+{
+    uint32_t r = line == 4 ? 1u << 4 : 0;
+    if (!s->escape_edge && (line == 0 || line == 8))
+        r |= 1u | 1u << 8;
+    return r;
+}
+
+/* Whether men may not stop on sq. */
+static int restricted(const struct tafl_state *s, int sq)
+{
+    return (int)(line_restricted(s, rank_of(sq)) >> file_of(sq)) & 1;
+}
+
+static uint32_t line_blocked(const struct tafl_state *s, int line)
+{
+    return line == 4 && !s->throne_passable ? 1u << 4 : 0;
+}
+
+/* Writes the moves of the piece on `from` into out; returns how many. */
+static inline int piece_moves(const struct tafl_state *s, int from,
+                              move_t *out)
+{
+    const int file = file_of(from), rank = rank_of(from);
+    uint32_t along_rank, along_file;
+    if (s->board[from] == TAFL_KING) {
+        along_rank = line_reach(s->rank_occupancy[rank], file);
+        along_file = line_reach(s->file_occupancy[file], rank);
+    } else {
+        along_rank = line_reach(s->rank_occupancy[rank]
+                                | line_blocked(s, rank), file)
+                     & ~line_restricted(s, rank);
+        along_file = line_reach(s->file_occupancy[file]
+                                | line_blocked(s, file), rank)
+                     & ~line_restricted(s, file);
+    }
+    const int rank_base = TAFL_SQ(0, rank), file_base = TAFL_SQ(file, 0);
+    int n = 0;
+    for (; along_rank; along_rank &= along_rank - 1)
+        out[n++] = TAFL_MOVE(from, rank_base + __builtin_ctz(along_rank));
+    for (; along_file; along_file &= along_file - 1)
+        out[n++] = TAFL_MOVE(from, file_base + 11 * __builtin_ctz(along_file));
+    return n;
+}
+
+/* Writes the legal moves of the side to move into out; returns how many. */
+static int generate(const struct tafl_state *s, move_t *out)
+{
+    const int side = s->side;
+    int n = 0;
+    for (int i = 0; i < s->piece_count[side]; i++)
+        n += piece_moves(s, s->pieces[side][i], out + n);
+    const move_t forbidden = forbidden_move(s);
+    if (forbidden != NO_MOVE) {
+        for (int i = 0; i < n; i++) {
+            if (out[i] == forbidden) {
+                out[i] = out[--n];
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+/* Whether the side to move has any legal move: usually its first piece
+ * answers, so this is far cheaper than generating them all. */
+static int has_legal_move(const struct tafl_state *s)
+{
+    const move_t forbidden = forbidden_move(s);
+    const int side = s->side;
+    move_t buf[64];
+    for (int i = 0; i < s->piece_count[side]; i++) {
+        int n = piece_moves(s, s->pieces[side][i], buf);
+        if (n > 1 || (n == 1 && buf[0] != forbidden))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- captures -------------------------------------------------------- */
+
+/* Whether square sq helps the side `side` enclose an enemy man. */
+static int hostile_to_enemy_men(const struct tafl_state *s, int sq, int side)
+{
+    int p = s->board[sq];
+    if (side == TAFL_SIDE_ATTACKERS && p == TAFL_ATTACKER)
+        return 1;
+    if (side == TAFL_SIDE_DEFENDERS
+        && (p == TAFL_DEFENDER || (p == TAFL_KING && s->king_armed)))
+        return 1;
+    if (p != TAFL_EMPTY)
+        return 0;
+    int kind = square_kind(sq);
+    return (kind == CORNER_SQ && !s->escape_edge)
+           || (kind == THRONE_SQ && s->throne_hostile);
+}
+
+/* Captures the men enclosed by the piece that just moved to `to`.
+ * Returns how many were taken. */
+static int capture_men(struct tafl_state *s, int to)
+{
+    int piece = s->board[to], side = side_of(piece);
+    if (piece == TAFL_KING && !s->king_armed)
+        return 0;
+    int enemy_man = side == TAFL_SIDE_ATTACKERS ? TAFL_DEFENDER : TAFL_ATTACKER;
+    int taken = 0;
+    for (int d = 0; d < 4; d++) {
+        int victim = to + directions[d];
+        if (s->board[victim] == enemy_man
+            && hostile_to_enemy_men(s, victim + directions[d], side)) {
+            remove_piece(s, victim);
+            taken++;
+        }
+    }
+    return taken;
+}
+
+static int next_to_throne(int sq)
+{
+    for (int d = 0; d < 4; d++)
+        if (sq + directions[d] == THRONE)
+            return 1;
+    return 0;
+}
+
+/* The King on ks enclosed on all four sides (attackers, the throne, and
+ * the edge if edge_captures_king). */
+static int king_surrounded(const struct tafl_state *s, int ks)
+{
+    for (int d = 0; d < 4; d++) {
+        int sq = ks + directions[d];
+        int p = s->board[sq];
+        if (p == TAFL_ATTACKER || sq == THRONE
+            || (p == TAFL_OFF && s->edge_captures_king))
+            continue;
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether the attacker that just moved to `to` captures the King. */
+static int captures_king(const struct tafl_state *s, int to)
+{
+    int ks = s->king_sq;
+    if (!ks)
+        return 0;
+    int dir = ks - to;
+    if (dir != 1 && dir != -1 && dir != 11 && dir != -11)
+        return 0;
+    if (s->king_custodial && ks != THRONE && !next_to_throne(ks))
+        return s->board[ks + dir] == TAFL_ATTACKER;
+    return king_surrounded(s, ks);
+}
+
+/* ---- status ---------------------------------------------------------- */
+
+static int repetitions(const struct tafl_state *s)
+{
+    int count = 1;
+    for (int back = 2; back < s->history_len; back += 2)
+        if (s->history[(s->ply - (uint32_t)back) % TAFL_HISTORY] == s->hash)
+            count++;
+    return count;
+}
+
+static void set_result(struct tafl_state *s, int winner_side,
+                       enum end_reason reason)
+{
+    if (winner_side < 0)
+        s->outcome = GAME_DRAW;
+    else
+        s->outcome = seat_of_side(s, winner_side) == 0 ? GAME_WIN_SEAT0
+                                                       : GAME_WIN_SEAT1;
+    s->reason = (uint8_t)reason;
+}
+
+/* Settles the status after a move by `mover` (or of a position read from
+ * text, mover < 0): wins first, then draws by the rules, then the ply cap. */
+static void settle_status(struct tafl_state *s, int mover)
+{
+    int ks = s->king_sq;
+    if (!ks)
+        set_result(s, TAFL_SIDE_ATTACKERS, REASON_KING_CAPTURED);
+    else if (s->escape_edge ? on_edge(ks) : square_kind(ks) == CORNER_SQ)
+        set_result(s, TAFL_SIDE_DEFENDERS, REASON_KING_ESCAPED);
+    else if (!has_legal_move(s))
+        set_result(s, s->side ^ 1, REASON_NO_MOVES);
+    else if (mover >= 0 && repetitions(s) >= 3)
+        set_result(s, -1, REASON_REPETITION);
+    else if (s->no_capture_limit
+             && s->no_capture_plies >= 2u * s->no_capture_limit)
+        set_result(s, -1, REASON_NO_CAPTURE);
+    else if (s->max_plies && s->ply >= s->max_plies)
+        set_result(s, -1, REASON_PLY_CAP);
+    else
+        s->outcome = GAME_ONGOING, s->reason = REASON_NONE;
+}
+
+static void start_history(struct tafl_state *s)
+{
+    s->history_len = 1;
+    s->history[s->ply % TAFL_HISTORY] = s->hash;
+}
+
+/* ---- the game interface --------------------------------------------- */
+
+static void tafl_init(void *st, const struct variant *v)
+{
+    static const char *start =
+        "3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3";
+    struct tafl_state *s = st;
+    clear_board(s, v);
+    int rank = 8, file = 0;
+    for (const char *c = start; *c; c++) {
+        if (*c == '/')
+            rank--, file = 0;
+        else if (*c >= '1' && *c <= '9')
+            file += *c - '0';
+        else
+            put_piece(s, *c == 'a' ? TAFL_ATTACKER
+                         : *c == 'd' ? TAFL_DEFENDER : TAFL_KING,
+                      TAFL_SQ(file++, rank));
+    }
+    set_side(s, s->first);
+    start_history(s);
+}
+
+static int tafl_legal_moves(const void *st, move_t *out)
+{
+    const struct tafl_state *s = st;
+    if (s->outcome != GAME_ONGOING)
+        return 0;
+    return generate(s, out);
+}
+
+static void tafl_apply(void *st, move_t m)
+{
+    struct tafl_state *s = st;
+    const int from = TAFL_FROM(m), to = TAFL_TO(m), side = s->side;
+    assert(s->outcome == GAME_ONGOING);
+    assert(s->board[from] != TAFL_EMPTY && side_of(s->board[from]) == side);
+
+    if (from == s->last_to[side] && to == s->last_from[side])
+        s->shuttle_len[side]++;
+    else
+        s->shuttle_len[side] = 1;
+    s->last_from[side] = (uint8_t)from;
+    s->last_to[side] = (uint8_t)to;
+
+    move_piece(s, from, to);
+    int taken = capture_men(s, to);
+    if (side == TAFL_SIDE_ATTACKERS && captures_king(s, to)) {
+        remove_piece(s, s->king_sq);
+        taken++;
+    }
+    set_side(s, side ^ 1);
+    s->ply++;
+    if (taken) {
+        s->no_capture_plies = 0;
+        s->history_len = 0;
+    } else if (s->no_capture_plies < UINT16_MAX) {
+        s->no_capture_plies++;
+    }
+    s->history[s->ply % TAFL_HISTORY] = s->hash;
+    if (s->history_len < TAFL_HISTORY)
+        s->history_len++;
+    settle_status(s, side);
+}
+
+static int tafl_to_move(const void *st)
+{
+    const struct tafl_state *s = st;
+    return seat_of_side(s, s->side);
+}
+
+static struct game_status tafl_status(const void *st)
+{
+    const struct tafl_state *s = st;
+    struct game_status r = {(enum game_outcome)s->outcome,
+                            (enum end_reason)s->reason};
+    return r;
+}
+
+static uint64_t tafl_hash(const void *st)
+{
+    return ((const struct tafl_state *)st)->hash;
+}
+
+static int square_text(int sq, char *buf)
+{
+    return sprintf(buf, "%c%d", 'a' + sq % 11 - 1, sq / 11);
+}
+
+static int tafl_move_to_text(const void *st, move_t m, char *buf, size_t n)
+{
+    (void)st;
+    char tmp[8];
+    int len = square_text(TAFL_FROM(m), tmp);
+    len += square_text(TAFL_TO(m), tmp + len);
+    if ((size_t)len >= n)
+        return -1;
+    memcpy(buf, tmp, (size_t)len + 1);
+    return len;
+}
+
+/* Parses a square like "e5"; returns its mailbox index or -1. Advances *p. */
+static int parse_square(const char **p)
+{
+    const char *c = *p;
+    if (*c < 'a' || *c > 'i' || c[1] < '1' || c[1] > '9')
+        return -1;
+    int file = *c - 'a', rank = c[1] - '1';
+    if (c[2] >= '0' && c[2] <= '9')
+        return -1;
+    *p = c + 2;
+    return TAFL_SQ(file, rank);
+}
+
+static int tafl_move_from_text(const void *st, const char *text, move_t *m)
+{
+    (void)st;
+    const char *p = text;
+    int from = parse_square(&p);
+    if (from < 0)
+        return -1;
+    int to = parse_square(&p);
+    if (to < 0 || *p != '\0')
+        return -1;
+    *m = TAFL_MOVE(from, to);
+    return 0;
+}
+
+static char piece_char(int piece)
+{
+    static const char chars[] = ".adk";
+    return chars[piece];
+}
+
+static char tafl_piece_at(const void *st, int file, int rank)
+{
+    const struct tafl_state *s = st;
+    return piece_char(s->board[TAFL_SQ(file, rank)]);
+}
+
+static int tafl_to_text(const void *st, char *buf, size_t n)
+{
+    const struct tafl_state *s = st;
+    char tmp[128];
+    int len = 0;
+    for (int rank = 8; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 9; file++) {
+            int p = s->board[TAFL_SQ(file, rank)];
+            if (p == TAFL_EMPTY) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                tmp[len++] = (char)('0' + empty), empty = 0;
+            tmp[len++] = piece_char(p);
+        }
+        if (empty)
+            tmp[len++] = (char)('0' + empty);
+        if (rank)
+            tmp[len++] = '/';
+    }
+    len += sprintf(tmp + len, " %c %u %u", s->side ? 'd' : 'a',
+                   (unsigned)s->no_capture_plies, (unsigned)s->ply);
+    if ((size_t)len >= n)
+        return -1;
+    memcpy(buf, tmp, (size_t)len + 1);
+    return len;
+}
+
+static int text_error(char *err, size_t errsz, const char *fmt, ...)
+{
+    if (err && errsz) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errsz, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Reads the board field into s; returns the position after it or NULL. */
+static const char *parse_board(struct tafl_state *s, const char *c, char *err,
+                               size_t errsz)
+{
+    int rank = 8, file = 0;
+    for (; *c && *c != ' '; c++) {
+        if (*c == '/') {
+            if (rank == 0)
+                return text_error(err, errsz, "tafl position: more than 9 "
+                                  "ranks"), NULL;
+            if (file != 9)
+                return text_error(err, errsz, "tafl position: rank %d does "
+                                  "not have 9 squares", rank + 1), NULL;
+            rank--, file = 0;
+        } else if (*c >= '1' && *c <= '9') {
+            file += *c - '0';
+        } else if (*c == 'a' || *c == 'd' || *c == 'k') {
+            int piece = *c == 'a' ? TAFL_ATTACKER
+                        : *c == 'd' ? TAFL_DEFENDER : TAFL_KING;
+            int side = side_of(piece);
+            if (file > 8)
+                break;
+            if (s->piece_count[side] == 16 || (piece == TAFL_KING && s->king_sq))
+                return text_error(err, errsz, "tafl position: too many "
+                                  "pieces (at most 16 a side, one king)"), NULL;
+            int sq = TAFL_SQ(file, rank);
+            if (piece != TAFL_KING && restricted(s, sq))
+                return text_error(err, errsz, "tafl position: only the king "
+                                  "may stand on %c%d", 'a' + file, rank + 1),
+                       NULL;
+            put_piece(s, piece, sq);
+            file++;
+        } else {
+            return text_error(err, errsz, "tafl position: unexpected '%c' "
+                              "(pieces are a, d, k)", *c), NULL;
+        }
+        if (file > 9)
+            break;
+    }
+    if (file != 9 || rank != 0)
+        return text_error(err, errsz, "tafl position: the board needs 9 "
+                          "ranks of 9 squares, separated by '/'"), NULL;
+    return c;
+}
+
+static int tafl_from_text(void *st, const struct variant *v, const char *text,
+                          char *err, size_t errsz)
+{
+    struct tafl_state *s = st;
+    clear_board(s, v);
+    const char *c = parse_board(s, text, err, errsz);
+    if (!c)
+        return -1;
+    char side = 0, extra = 0;
+    unsigned nocap = 0, ply = 0;
+    int fields = sscanf(c, " %c %u %u %c", &side, &nocap, &ply, &extra);
+    if (fields < 1 || (side != 'a' && side != 'd') || c[0] != ' ')
+        return text_error(err, errsz, "tafl position: expected the side to "
+                          "move ('a' or 'd') after the board");
+    if (fields == 4 || (fields < 3 && strspn(c, " ad0123456789") != strlen(c)))
+        return text_error(err, errsz, "tafl position: unexpected text after "
+                          "the side to move (optional fields: no-capture "
+                          "plies, ply)");
+    if (nocap > UINT16_MAX)
+        return text_error(err, errsz, "tafl position: no-capture count %u "
+                          "too large", nocap);
+    set_side(s, side == 'd');
+    s->no_capture_plies = (uint16_t)nocap;
+    s->ply = ply;
+    start_history(s);
+    settle_status(s, -1);
+    return 0;
+}
+
+static const char *tafl_seat_side(const void *st, int seat)
+{
+    const struct tafl_state *s = st;
+    int side = seat == 0 ? s->first : s->first ^ 1;
+    return side == TAFL_SIDE_ATTACKERS ? "attackers" : "defenders";
+}
+
+static int tafl_state_ok(const void *st)
+{
+    const struct tafl_state *s = st;
+    uint64_t h = s->side ? zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX) : 0;
+    int counted[2] = {0, 0}, king = 0;
+    for (int sq = 0; sq < TAFL_SQUARES; sq++) {
+        int p = s->board[sq];
+        if (p == TAFL_OFF || p == TAFL_EMPTY)
+            continue;
+        int side = side_of(p);
+        h ^= piece_key(p, sq);
+        counted[side]++;
+        if (s->pieces[side][s->piece_index[sq]] != sq)
+            return 0;
+        if (p == TAFL_KING)
+            king = sq;
+    }
+    for (int line = 0; line < 9; line++) {
+        uint32_t rank_bits = 0, file_bits = 0;
+        for (int i = 0; i < 9; i++) {
+            rank_bits |= (uint32_t)(s->board[TAFL_SQ(i, line)] != TAFL_EMPTY) << i;
+            file_bits |= (uint32_t)(s->board[TAFL_SQ(line, i)] != TAFL_EMPTY) << i;
+        }
+        if (rank_bits != s->rank_occupancy[line]
+            || file_bits != s->file_occupancy[line])
+            return 0;
+    }
+    return h == s->hash && counted[0] == s->piece_count[0]
+           && counted[1] == s->piece_count[1] && king == s->king_sq;
+}
+
+const struct game tafl_game = {
+    .name = "tafl",
+    .title = "Hnefatafl 9x9 (Tablut cross): attackers against the King",
+    .params = tafl_params,
+    .n_params = (int)(sizeof tafl_params / sizeof tafl_params[0]),
+    .state_size = sizeof(struct tafl_state),
+    .max_moves = 16 * 16,
+    .board_files = 9,
+    .board_ranks = 9,
+    .init = tafl_init,
+    .legal_moves = tafl_legal_moves,
+    .apply = tafl_apply,
+    .to_move = tafl_to_move,
+    .status = tafl_status,
+    .hash = tafl_hash,
+    .move_to_text = tafl_move_to_text,
+    .move_from_text = tafl_move_from_text,
+    .to_text = tafl_to_text,
+    .from_text = tafl_from_text,
+    .piece_at = tafl_piece_at,
+    .seat_side = tafl_seat_side,
+    .state_ok = tafl_state_ok,
+};

@@ -1,0 +1,71 @@
+/*
+ * tafl.h -- Hnefatafl 9x9 (game name `tafl`), RULES.md section 3.
+ *
+ * Board: an 11x11 mailbox, the 9x9 board inside a one-square border of
+ * TAFL_OFF, so captures look at neighbours without a bounds test.
+ * Square index = (rank + 1) * 11 + (file + 1), rank and file from 0 at a1.
+ * Beside it, each rank and file keeps a 9-bit occupancy mask, from which
+ * the move generator computes a rook's reach with a few bit operations.
+ *
+ * Move layout (13 bits used):
+ *
+ *     bits 13..7   bits 6..0
+ *     +----------+-----------+
+ *     |    to    |   from    |     mailbox square indices, 12..108
+ *     +----------+-----------+
+ *
+ * Position text: `<board> <a|d> [no_capture_plies [ply]]`, the board as in
+ * RULES.md (a attacker, d defender, k king). The shuttle history and the
+ * repetition history are not part of the text; a position read from text
+ * starts both empty, and counts as its own first occurrence.
+ */
+#ifndef RULELAB_TAFL_H
+#define RULELAB_TAFL_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+enum { TAFL_EMPTY = 0, TAFL_ATTACKER, TAFL_DEFENDER, TAFL_KING, TAFL_OFF };
+enum { TAFL_SIDE_ATTACKERS = 0, TAFL_SIDE_DEFENDERS = 1 };
+
+#define TAFL_SQUARES 121
+#define TAFL_HISTORY 256 /* positions remembered for threefold repetition */
+
+#define TAFL_SQ(file, rank) (((rank) + 1) * 11 + (file) + 1)
+#define TAFL_MOVE(from, to) ((move_t)(from) | ((move_t)(to) << 7))
+#define TAFL_FROM(m) ((int)((m) & 127))
+#define TAFL_TO(m) ((int)(((m) >> 7) & 127))
+
+struct tafl_state {
+    uint64_t hash;
+    uint8_t board[TAFL_SQUARES];
+    uint8_t pieces[2][16]; /* squares of each side's pieces (king included) */
+    uint8_t piece_index[TAFL_SQUARES]; /* slot of the piece on a square */
+    uint8_t piece_count[2];
+    uint16_t rank_occupancy[9]; /* bit f set: square (f, rank) occupied */
+    uint16_t file_occupancy[9]; /* bit r set: square (file, r) occupied */
+    uint8_t king_sq; /* 0 once the king is captured */
+    uint8_t side; /* side to move */
+    uint8_t first; /* side that moves first: seat 0 */
+
+    /* rules of the variant */
+    uint8_t throne_passable, throne_hostile, king_armed, edge_captures_king;
+    uint8_t king_custodial, escape_edge;
+    uint16_t repetition_limit, no_capture_limit;
+    uint32_t max_plies;
+
+    /* shuttle (repetition_limit) bookkeeping, per side */
+    uint8_t last_from[2], last_to[2];
+    uint16_t shuttle_len[2];
+
+    uint32_t ply;
+    uint16_t no_capture_plies;
+    uint16_t history_len; /* positions in history since the last capture */
+    uint8_t outcome, reason;
+    uint64_t history[TAFL_HISTORY]; /* ring indexed by ply */
+};
+
+extern const struct game tafl_game;
+
+#endif

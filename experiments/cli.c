@@ -1,0 +1,125 @@
+/*
+ * cli.c -- command dispatch and the option parser shared by all commands.
+ *
+ * The parser is small on purpose: long options only, values either glued
+ * with '=' or in the next argument, and every unknown option is an error
+ * that names itself, so a typo never silently changes an experiment.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_command *const commands[] = {
+    &cmd_list, &cmd_perft, &cmd_show, &cmd_bench, NULL};
+
+static void print_main_usage(FILE *f)
+{
+    fprintf(f, "usage: rulelab <command> [options]\n\n"
+               "A self-play research harness for rule balancing.\n\n"
+               "commands:\n");
+    for (int i = 0; commands[i]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(f, "\n`rulelab <command> --help` tells more about each.\n");
+}
+
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "rulelab %s: ", cmd->name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see `rulelab %s --help`)\n", cmd->name);
+    return CLI_USAGE;
+}
+
+int cli_parse(int argc, char **argv, const struct cli_option *opts,
+              const char **positional, int max_positional, int *n_positional,
+              const struct cli_command *cmd)
+{
+    *n_positional = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(cmd->usage, stdout);
+            return -1;
+        }
+        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+            if (*n_positional == max_positional)
+                return cli_usage_error(cmd, "unexpected argument '%s'", arg);
+            positional[(*n_positional)++] = arg;
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const struct cli_option *o = opts;
+        while (o->name && (strlen(o->name) != len
+                           || strncmp(o->name, arg, len) != 0))
+            o++;
+        if (!o->name)
+            return cli_usage_error(cmd, "unknown option '%.*s'", (int)len, arg);
+        if (o->flag) {
+            if (eq)
+                return cli_usage_error(cmd, "option %s takes no value",
+                                       o->name);
+            *o->flag = 1;
+        } else if (eq) {
+            *o->value = eq + 1;
+        } else if (i + 1 < argc) {
+            *o->value = argv[++i];
+        } else {
+            return cli_usage_error(cmd, "option %s needs a value", o->name);
+        }
+    }
+    return 0;
+}
+
+int cli_parse_int(const char *text, const char *what, long min, long max,
+                  long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || errno || x < min || x > max) {
+        fprintf(stderr, "rulelab: %s must be a whole number from %ld to %ld, "
+                        "not '%s'\n", what, min, max, text);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cli_setup(const char *variant_text, const char *position,
+              const char *moves, struct variant *v, void *st)
+{
+    char err[512];
+    if (variant_parse(variant_text, v, err, sizeof err) != 0
+        || game_setup(v, st, position, moves, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_main_usage(stderr);
+        return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
+        || strcmp(argv[1], "help") == 0) {
+        print_main_usage(stdout);
+        return CLI_OK;
+    }
+    for (int i = 0; commands[i]; i++)
+        if (strcmp(argv[1], commands[i]->name) == 0)
+            return commands[i]->run(argc - 1, argv + 1);
+    fprintf(stderr, "rulelab: unknown command '%s'\n\n", argv[1]);
+    print_main_usage(stderr);
+    return CLI_USAGE;
+}

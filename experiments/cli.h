@@ -1,0 +1,59 @@
+/*
+ * cli.h -- the `rulelab` command line: the command table and the small
+ * option parser every command shares.
+ *
+ * Exit codes: 0 success, 1 a failure the user can read about on stderr
+ * (bad position, illegal move, I/O), 2 a usage error (unknown command or
+ * option, missing argument).
+ */
+#ifndef RULELAB_CLI_H
+#define RULELAB_CLI_H
+
+#include "game.h"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+struct cli_command {
+    const char *name;
+    const char *summary; /* one line for `rulelab --help` */
+    const char *usage; /* the whole --help text */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+};
+
+/* One option of a command. A flag sets *flag to 1; an option with a value
+ * stores a pointer to it in *value. */
+struct cli_option {
+    const char *name; /* "--seed" */
+    const char **value; /* NULL for a flag */
+    int *flag; /* NULL for an option with a value */
+};
+
+/* Parses argv[1..] against opts (NULL-name terminated): options may come
+ * anywhere, as `--name value` or `--name=value`; everything else goes into
+ * positional (at most max_positional). `--help` prints the usage and
+ * returns -1 (the caller then exits 0). Returns 0, or CLI_USAGE after
+ * printing what was wrong and the usage. */
+int cli_parse(int argc, char **argv, const struct cli_option *opts,
+              const char **positional, int max_positional, int *n_positional,
+              const struct cli_command *cmd);
+
+/* Prints "rulelab CMD: message" and the usage hint on stderr; returns
+ * CLI_USAGE. */
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...);
+
+/* Parses a whole number in [min, max]; 0 or -1 with a message on stderr. */
+int cli_parse_int(const char *text, const char *what, long min, long max,
+                  long *out);
+
+/* Parses the variant, then sets up st from the position (may be NULL) and
+ * moves (may be NULL). Prints the error on stderr and returns -1 on
+ * failure. */
+int cli_setup(const char *variant_text, const char *position,
+              const char *moves, struct variant *v, void *st);
+
+extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench;
+
+/* Dispatches argv (argv[0] the program) to a command. */
+int cli_main(int argc, char **argv);
+
+#endif

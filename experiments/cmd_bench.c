@@ -1,0 +1,212 @@
+/*
+ * cmd_bench.c -- `rulelab bench`: random-playout throughput of a variant.
+ *
+ * Two parts. A signature: a fixed number of playouts from fixed seeds, whose
+ * total ply count changes only when the game's behaviour changes (the habit
+ * of chess engines' bench node counts). Then a timed run: each thread plays
+ * its own playouts for the given seconds; with more than one thread a
+ * one-thread run comes first so the speed-up is measured, not assumed.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "rng.h"
+
+#define SIGNATURE_PLAYOUTS 200
+
+struct bench_totals {
+    uint64_t playouts, plies;
+    uint64_t outcomes[4]; /* indexed by enum game_outcome */
+    uint64_t reasons[REASON_COUNT];
+    double seconds;
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void add_totals(struct bench_totals *into, const struct bench_totals *t)
+{
+    into->playouts += t->playouts;
+    into->plies += t->plies;
+    for (int i = 0; i < 4; i++)
+        into->outcomes[i] += t->outcomes[i];
+    for (int i = 0; i < REASON_COUNT; i++)
+        into->reasons[i] += t->reasons[i];
+}
+
+/* One playout from start into t. */
+static void play_one(const struct game *g, const void *start, struct rng *r,
+                     struct bench_totals *t)
+{
+    unsigned char st[GAME_MAX_STATE_SIZE];
+    memcpy(st, start, g->state_size);
+    t->plies += (uint64_t)game_random_playout(g, st, r, 0);
+    struct game_status s = g->status(st);
+    t->playouts++;
+    t->outcomes[s.outcome]++;
+    t->reasons[s.reason]++;
+}
+
+/* Plays for `seconds` on `threads` threads; totals summed over threads. */
+static struct bench_totals timed_run(const struct game *g, const void *start,
+                                     double seconds, int threads,
+                                     uint64_t seed)
+{
+    struct bench_totals all;
+    memset(&all, 0, sizeof all);
+    double t0 = now_seconds();
+#pragma omp parallel num_threads(threads)
+    {
+        struct bench_totals mine;
+        memset(&mine, 0, sizeof mine);
+        struct rng r;
+        rng_seed(&r, seed + 7919u * (uint64_t)omp_get_thread_num());
+        double deadline = t0 + seconds;
+        do {
+            for (int k = 0; k < 8; k++)
+                play_one(g, start, &r, &mine);
+        } while (now_seconds() < deadline);
+#pragma omp critical
+        add_totals(&all, &mine);
+    }
+    all.seconds = now_seconds() - t0;
+    return all;
+}
+
+static uint64_t signature(const struct game *g, const void *start)
+{
+    struct bench_totals t;
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < SIGNATURE_PLAYOUTS; i++) {
+        struct rng r;
+        rng_seed(&r, (uint64_t)i);
+        play_one(g, start, &r, &t);
+    }
+    return t.plies;
+}
+
+static void print_text(const char *variant, const struct bench_totals *t,
+                       int threads, double speedup, uint64_t sig)
+{
+    printf("variant:          %s\n", variant);
+    printf("signature:        %llu plies in %d seeded playouts\n",
+           (unsigned long long)sig, SIGNATURE_PLAYOUTS);
+    printf("threads:          %d\n", threads);
+    printf("seconds:          %.2f\n", t->seconds);
+    printf("playouts:         %llu\n", (unsigned long long)t->playouts);
+    printf("playouts per sec: %.0f\n", (double)t->playouts / t->seconds);
+    printf("plies per sec:    %.0f\n", (double)t->plies / t->seconds);
+    printf("avg plies:        %.1f\n",
+           (double)t->plies / (double)t->playouts);
+    if (threads > 1)
+        printf("speed-up:         %.2fx over one thread\n", speedup);
+    printf("outcomes:         seat 0 %llu, seat 1 %llu, draw %llu\n",
+           (unsigned long long)t->outcomes[GAME_WIN_SEAT0],
+           (unsigned long long)t->outcomes[GAME_WIN_SEAT1],
+           (unsigned long long)t->outcomes[GAME_DRAW]);
+    printf("reasons:         ");
+    for (int i = 1; i < REASON_COUNT; i++)
+        if (t->reasons[i])
+            printf(" %s %llu", end_reason_name((enum end_reason)i),
+                   (unsigned long long)t->reasons[i]);
+    printf("\n");
+}
+
+static void print_json(const char *variant, const struct bench_totals *t,
+                       int threads, double speedup, uint64_t sig)
+{
+    printf("{\"variant\": \"%s\", \"threads\": %d, \"seconds\": %.3f, "
+           "\"playouts\": %llu, \"plies\": %llu, \"playouts_per_sec\": %.1f, "
+           "\"plies_per_sec\": %.1f, \"avg_plies\": %.2f, \"speedup\": %.3f, "
+           "\"signature\": %llu, \"outcomes\": {\"seat0\": %llu, "
+           "\"seat1\": %llu, \"draw\": %llu}, \"reasons\": {",
+           variant, threads, t->seconds, (unsigned long long)t->playouts,
+           (unsigned long long)t->plies, (double)t->playouts / t->seconds,
+           (double)t->plies / t->seconds,
+           (double)t->plies / (double)t->playouts, speedup,
+           (unsigned long long)sig,
+           (unsigned long long)t->outcomes[GAME_WIN_SEAT0],
+           (unsigned long long)t->outcomes[GAME_WIN_SEAT1],
+           (unsigned long long)t->outcomes[GAME_DRAW]);
+    const char *sep = "";
+    for (int i = 1; i < REASON_COUNT; i++) {
+        if (!t->reasons[i])
+            continue;
+        printf("%s\"%s\": %llu", sep, end_reason_name((enum end_reason)i),
+               (unsigned long long)t->reasons[i]);
+        sep = ", ";
+    }
+    printf("}}\n");
+}
+
+static int run_bench(int argc, char **argv)
+{
+    const char *seconds_text = "3", *threads_text = "1", *seed_text = "1";
+    const char *pos[1];
+    int json = 0, npos;
+    const struct cli_option opts[] = {{"--seconds", &seconds_text, NULL},
+                                      {"--threads", &threads_text, NULL},
+                                      {"--seed", &seed_text, NULL},
+                                      {"--json", NULL, &json},
+                                      {NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_bench);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1)
+        return cli_usage_error(&cmd_bench, "needs VARIANT");
+    char *end;
+    double seconds = strtod(seconds_text, &end);
+    long threads, seed;
+    if (*end || seconds <= 0 || seconds > 3600) {
+        fprintf(stderr, "rulelab bench: --seconds must be a number in "
+                        "(0, 3600], not '%s'\n", seconds_text);
+        return CLI_USAGE;
+    }
+    if (cli_parse_int(threads_text, "--threads", 1, 1024, &threads) != 0
+        || cli_parse_int(seed_text, "--seed", 0, 0x7fffffffL, &seed) != 0)
+        return CLI_USAGE;
+    struct variant v;
+    unsigned char start[GAME_MAX_STATE_SIZE];
+    if (cli_setup(pos[0], NULL, NULL, &v, start) != 0)
+        return CLI_FAIL;
+    char canonical[VARIANT_TEXT_MAX];
+    variant_canonical(&v, canonical, sizeof canonical);
+    uint64_t sig = signature(v.game, start);
+    struct bench_totals t = timed_run(v.game, start, seconds, 1,
+                                      (uint64_t)seed);
+    double speedup = 1.0;
+    if (threads > 1) {
+        double one = (double)t.plies / t.seconds;
+        t = timed_run(v.game, start, seconds, (int)threads, (uint64_t)seed);
+        speedup = ((double)t.plies / t.seconds) / one;
+    }
+    if (json)
+        print_json(canonical, &t, (int)threads, speedup, sig);
+    else
+        print_text(canonical, &t, (int)threads, speedup, sig);
+    return CLI_OK;
+}
+
+const struct cli_command cmd_bench = {
+    "bench", "random-playout speed of a variant",
+    "usage: rulelab bench VARIANT [--seconds S] [--threads N] [--seed N]"
+    " [--json]\n\n"
+    "Plays uniformly random games from the start of VARIANT and prints\n"
+    "playouts and plies per second, the average game length and the\n"
+    "outcomes. First a signature: the total plies of 200 playouts from fixed\n"
+    "seeds, which changes only when the game's behaviour changes.\n\n"
+    "  --seconds S   how long to play (default 3)\n"
+    "  --threads N   threads, each playing its own games (default 1); with\n"
+    "                N > 1 a one-thread run comes first, for the speed-up\n"
+    "  --seed N      seed of the timed run (default 1)\n"
+    "  --json        one JSON object with playouts_per_sec, plies_per_sec,\n"
+    "                avg_plies, threads, speedup, signature, outcomes\n",
+    run_bench};

@@ -1,0 +1,183 @@
+/*
+ * cmd_games.c -- the commands that look at one game: `list` (games and
+ * their parameters), `perft` (count move sequences: the move generator's
+ * proof) and `show` (draw a position with its legal moves).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- list ------------------------------------------------------------ */
+
+static int run_list(int argc, char **argv)
+{
+    const struct cli_option opts[] = {{NULL, NULL, NULL}};
+    const char *pos[1];
+    int npos, rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_list);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    const struct game *only = NULL;
+    if (npos == 1 && !(only = game_find(pos[0]))) {
+        fprintf(stderr, "rulelab list: unknown game '%s'\n", pos[0]);
+        return CLI_FAIL;
+    }
+    for (int i = 0; game_list[i]; i++) {
+        const struct game *g = game_list[i];
+        if (only && g != only)
+            continue;
+        printf("%s - %s\n", g->name, g->title);
+        for (int k = 0; k < g->n_params; k++) {
+            const struct param_spec *p = &g->params[k];
+            char def[64], allowed[256];
+            variant_value_text(p, p->def, def, sizeof def);
+            param_allowed_text(p, allowed, sizeof allowed);
+            printf("  %-20s default %-10s allowed %-22s %s\n", p->name, def,
+                   allowed, p->doc);
+        }
+        printf("\n");
+    }
+    return CLI_OK;
+}
+
+const struct cli_command cmd_list = {
+    "list", "the games and their rule parameters",
+    "usage: rulelab list [GAME]\n\n"
+    "Lists every game (or one) with each rule parameter: its default, the\n"
+    "values it allows and what it does. A variant is written\n"
+    "GAME(key=value,...), e.g. tafl(first=defenders,repetition_limit=2).\n",
+    run_list};
+
+/* ---- perft ----------------------------------------------------------- */
+
+static int run_perft(int argc, char **argv)
+{
+    const char *position = NULL, *moves = NULL, *pos[2];
+    int divide = 0, npos;
+    const struct cli_option opts[] = {{"--position", &position, NULL},
+                                      {"--moves", &moves, NULL},
+                                      {"--divide", NULL, &divide},
+                                      {NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, 2, &npos, &cmd_perft);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 2)
+        return cli_usage_error(&cmd_perft, "needs VARIANT and DEPTH");
+    long depth;
+    if (cli_parse_int(pos[1], "DEPTH", 0, 20, &depth) != 0)
+        return CLI_USAGE;
+    struct variant v;
+    unsigned char st[GAME_MAX_STATE_SIZE], child[GAME_MAX_STATE_SIZE];
+    if (cli_setup(pos[0], position, moves, &v, st) != 0)
+        return CLI_FAIL;
+    const struct game *g = v.game;
+    uint64_t total = 0;
+    if (divide && depth > 0) {
+        move_t buf[GAME_MAX_MOVES];
+        int n = g->legal_moves(st, buf);
+        for (int i = 0; i < n; i++) {
+            char text[32];
+            memcpy(child, st, g->state_size);
+            g->apply(child, buf[i]);
+            uint64_t c = game_perft(g, child, (int)depth - 1);
+            g->move_to_text(st, buf[i], text, sizeof text);
+            printf("%s %llu\n", text, (unsigned long long)c);
+            total += c;
+        }
+    } else {
+        total = game_perft(g, st, (int)depth);
+    }
+    printf("%llu\n", (unsigned long long)total);
+    return CLI_OK;
+}
+
+const struct cli_command cmd_perft = {
+    "perft", "count legal move sequences (the move generator's proof)",
+    "usage: rulelab perft VARIANT DEPTH [--position TEXT] [--moves \"m1 m2 ...\"]"
+    " [--divide]\n\n"
+    "Counts the legal move sequences of length DEPTH (0..20) from the start\n"
+    "of VARIANT, or from --position, after playing --moves. A game that ends\n"
+    "earlier adds nothing. The count is printed alone on the last line;\n"
+    "--divide first prints each legal first move with its own count.\n\n"
+    "  --position TEXT  a position in the game's notation (see README)\n"
+    "  --moves LIST     moves in the game's notation, separated by spaces\n"
+    "  --divide         print the count under each first move\n",
+    run_perft};
+
+/* ---- show ------------------------------------------------------------ */
+
+static void draw_board(const struct game *g, const void *st)
+{
+    printf("    ");
+    for (int f = 0; f < g->board_files; f++)
+        printf("--");
+    printf("-\n");
+    for (int r = g->board_ranks - 1; r >= 0; r--) {
+        printf("%2d |", r + 1);
+        for (int f = 0; f < g->board_files; f++)
+            printf(" %c", g->piece_at(st, f, r));
+        printf(" |\n");
+    }
+    printf("    ");
+    for (int f = 0; f < g->board_files; f++)
+        printf("--");
+    printf("-\n     ");
+    for (int f = 0; f < g->board_files; f++)
+        printf("%c ", 'a' + f);
+    printf("\n");
+}
+
+static int run_show(int argc, char **argv)
+{
+    const char *position = NULL, *moves = NULL, *pos[1];
+    int npos;
+    const struct cli_option opts[] = {{"--position", &position, NULL},
+                                      {"--moves", &moves, NULL},
+                                      {NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_show);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1)
+        return cli_usage_error(&cmd_show, "needs VARIANT");
+    struct variant v;
+    unsigned char st[GAME_MAX_STATE_SIZE];
+    if (cli_setup(pos[0], position, moves, &v, st) != 0)
+        return CLI_FAIL;
+    const struct game *g = v.game;
+    char text[VARIANT_TEXT_MAX];
+    variant_canonical(&v, text, sizeof text);
+    printf("variant:  %s\n", text);
+    g->to_text(st, text, sizeof text);
+    printf("position: %s\n\n", text);
+    draw_board(g, st);
+    struct game_status s = g->status(st);
+    int seat = g->to_move(st);
+    if (s.outcome == GAME_ONGOING) {
+        printf("\nto move:  %s (seat %d)\n", g->seat_side(st, seat), seat);
+    } else {
+        printf("\ngame over: %s (%s)", game_outcome_name(s.outcome),
+               end_reason_name(s.reason));
+        if (s.outcome != GAME_DRAW) {
+            int w = s.outcome == GAME_WIN_SEAT0 ? 0 : 1;
+            printf(", %s win", g->seat_side(st, w));
+        }
+        printf("\n");
+    }
+    move_t buf[GAME_MAX_MOVES];
+    int n = g->legal_moves(st, buf);
+    printf("legal moves (%d):", n);
+    for (int i = 0; i < n; i++) {
+        g->move_to_text(st, buf[i], text, sizeof text);
+        printf("%s%s", i % 12 == 0 ? "\n  " : " ", text);
+    }
+    printf("\n");
+    return CLI_OK;
+}
+
+const struct cli_command cmd_show = {
+    "show", "draw a position with its legal moves",
+    "usage: rulelab show VARIANT [--position TEXT] [--moves \"m1 m2 ...\"]\n\n"
+    "Draws the board of VARIANT's start (or --position) after --moves, with\n"
+    "the position text, the side to move (or the result) and the legal moves.\n",
+    run_show};

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# test_cli.sh -- end-to-end tests of the rulelab command line: exit codes,
+# --help everywhere, perft and show output, bench's JSON keys.
+# Usage: test_cli.sh PATH/TO/rulelab
+set -u
+bin=$1
+pass=0
+fail=0
+
+check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
+    local name=$1 want_rc=$2 want_text=$3
+    shift 4
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want_text" <<<"$out"; then
+        echo "FAIL $name: rc=$rc (want $want_rc), output:"
+        sed 's/^/    /' <<<"$out" | head -20
+        fail=$((fail + 1))
+    else
+        echo "ok   $name"
+        pass=$((pass + 1))
+    fi
+}
+
+check "no command"         2 "usage: rulelab"        -- "$bin"
+check "main help"          0 "perft"                 -- "$bin" --help
+check "unknown command"    2 "unknown command 'frob'" -- "$bin" frob
+for cmd in list perft show bench; do
+    check "$cmd --help"    0 "usage: rulelab $cmd"   -- "$bin" "$cmd" --help
+done
+check "unknown option"     2 "unknown option '--bogus'" -- "$bin" perft tafl 1 --bogus
+check "missing value"      2 "needs a value"         -- "$bin" perft tafl 1 --moves
+check "perft needs depth"  2 "needs VARIANT and DEPTH" -- "$bin" perft tafl
+check "bad depth"          2 "DEPTH must be"         -- "$bin" perft tafl x
+check "bad variant"        1 "unknown key 'frist'"   -- "$bin" perft "tafl(frist=defenders)" 1
+check "list shows params"  0 "repetition_limit"      -- "$bin" list
+check "list one game"      0 "throne_passable"       -- "$bin" list tafl
+check "list unknown game"  1 "unknown game"          -- "$bin" list chess
+
+out=$("$bin" perft "tafl(first=defenders)" 3 | tail -n 1)
+if [ "$out" = "225224" ]; then echo "ok   perft 3 last line"; pass=$((pass+1));
+else echo "FAIL perft 3 last line: '$out'"; fail=$((fail+1)); fi
+
+out=$("$bin" perft tafl 2 --divide)
+lines=$(wc -l <<<"$out")
+last=$(tail -n 1 <<<"$out")
+sum=$(head -n -1 <<<"$out" | awk '{s += $2} END {print s}')
+if [ "$lines" -eq 73 ] && [ "$last" = 3944 ] && [ "$sum" = 3944 ]; then
+    echo "ok   perft --divide"; pass=$((pass+1))
+else echo "FAIL perft --divide: $lines lines, last $last, sum $sum"; fail=$((fail+1)); fi
+
+check "perft with moves"   0 "50"                    -- "$bin" perft tafl 1 --moves "d1d3"
+check "illegal move"       1 "move 2: move 'd1d2' is not legal here" -- "$bin" perft tafl 1 --moves "d1d3 d1d2"
+check "bad position"       1 "tafl position"         -- "$bin" perft tafl 1 --position "9/9 a"
+check "show"               0 "legal moves (50)"      -- "$bin" show tafl --moves d1d3
+check "show position"      0 "to move:  defenders (seat 1)" -- "$bin" show tafl --position "9/9/9/9/4k4/9/9/9/1a7 d"
+check "show game over"     0 "game over: seat 1 wins (king_escaped), defenders win" -- "$bin" show tafl --position "8k/9/9/9/9/9/9/9/1a7 a"
+check "bench json"         0 '"plies_per_sec"'       -- "$bin" bench tafl --seconds 0.2 --json
+check "bench threads"      0 "speed-up"              -- "$bin" bench tafl --seconds 0.2 --threads 2
+check "bench bad seconds"  2 "--seconds must be"     -- "$bin" bench tafl --seconds -1
+
+json=$("$bin" bench tafl --seconds 0.2 --json)
+for key in playouts_per_sec plies_per_sec avg_plies threads; do
+    if grep -q "\"$key\"" <<<"$json"; then pass=$((pass+1)); echo "ok   json has $key";
+    else fail=$((fail+1)); echo "FAIL json lacks $key: $json"; fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,194 @@
+/*
+ * test_tafl_games.c -- tafl over many seeded random games:
+ *  - after every move the incremental hash and piece lists equal the ones
+ *    recomputed from scratch, the position text round-trips, and every game
+ *    ends with a reason (10,000 games);
+ *  - differential: the fast generator and apply agree with the naive
+ *    reference in tests/ref/tafl_ref.c (written apart, from RULES.md alone)
+ *    on every position of random games under all 64 combinations of the
+ *    capture and movement parameters.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "game.h"
+#include "rng.h"
+#include "tafl.h"
+#include "tafl_ref.h"
+
+static void check_round_trip(const struct variant *v,
+                             const struct tafl_state *st)
+{
+    char text[128], again[128], err[256];
+    struct tafl_state copy;
+    tafl_game.to_text(st, text, sizeof text);
+    if (tafl_game.from_text(&copy, v, text, err, sizeof err) != 0)
+        fail_msg("'%s' does not read back: %s", text, err);
+    tafl_game.to_text(&copy, again, sizeof again);
+    assert_string_equal(text, again);
+    assert_int_equal(tafl_game.hash(&copy), tafl_game.hash(st));
+}
+
+static void test_random_games_consistent(void **state)
+{
+    (void)state;
+    const char *variants[] = {"tafl", "tafl(first=defenders)",
+                              "tafl(repetition_limit=1,no_capture_limit=10)",
+                              "tafl(king_armed=1,throne_hostile=1)",
+                              "tafl(escape=edge,king_capture=custodial)"};
+    int reasons[REASON_COUNT] = {0};
+    for (int game = 0; game < 10000; game++) {
+        struct variant v;
+        variant_parse(variants[game % 5], &v, NULL, 0);
+        struct tafl_state st;
+        struct rng r;
+        rng_seed(&r, (uint64_t)game);
+        tafl_game.init(&st, &v);
+        move_t moves[GAME_MAX_MOVES];
+        int n;
+        while ((n = tafl_game.legal_moves(&st, moves)) > 0) {
+            assert_true(n <= tafl_game.max_moves);
+            tafl_game.apply(&st, moves[rng_below(&r, (uint32_t)n)]);
+            if (!tafl_game.state_ok(&st))
+                fail_msg("game %d ply %u: state inconsistent", game, st.ply);
+            if (game % 10 == 0)
+                check_round_trip(&v, &st);
+        }
+        struct game_status s = tafl_game.status(&st);
+        assert_int_not_equal(s.outcome, GAME_ONGOING);
+        assert_int_not_equal(s.reason, REASON_NONE);
+        reasons[s.reason]++;
+    }
+    /* Random play reaches the endings; threefold repetition is too rare in
+     * random play, and test_tafl.c plays one by hand. */
+    assert_true(reasons[REASON_KING_ESCAPED] > 0);
+    assert_true(reasons[REASON_KING_CAPTURED] > 0);
+    assert_true(reasons[REASON_NO_CAPTURE] > 0);
+    assert_true(reasons[REASON_PLY_CAP] > 0);
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* The fast engine's moves for text (read fresh, so no shuttle history),
+ * as sorted text. */
+static int fast_moves(const struct variant *v, const char *text,
+                      char out[][8])
+{
+    struct tafl_state st;
+    char err[256];
+    if (tafl_game.from_text(&st, v, text, err, sizeof err) != 0)
+        fail_msg("%s: %s", text, err);
+    move_t moves[GAME_MAX_MOVES];
+    int n = tafl_game.legal_moves(&st, moves);
+    for (int i = 0; i < n; i++)
+        tafl_game.move_to_text(&st, moves[i], out[i], 8);
+    qsort(out, (size_t)n, 8, cmp_text);
+    return n;
+}
+
+/* Compares board and side (the first two fields) of two position texts. */
+static int same_board(const char *a, const char *b)
+{
+    size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+    return la == lb && strncmp(a, b, la + 2) == 0;
+}
+
+/* Plays one random game under v, comparing with the reference at every
+ * position. Returns the number of positions compared. */
+static int differential_game(const struct variant *v, const tafl_ref_params *p,
+                             uint64_t seed)
+{
+    static char fast[GAME_MAX_MOVES][8], ref[TAFL_REF_MAX_MOVES][8];
+    struct tafl_state st;
+    struct rng r;
+    rng_seed(&r, seed);
+    tafl_game.init(&st, v);
+    int positions = 0;
+    while (tafl_game.status(&st).outcome == GAME_ONGOING) {
+        char text[128], after[128], ref_after[128], err[256];
+        tafl_game.to_text(&st, text, sizeof text);
+        int nf = fast_moves(v, text, fast);
+        int nr = tafl_ref_moves(text, p, ref, TAFL_REF_MAX_MOVES);
+        if (nf != nr || memcmp(fast, ref, (size_t)nf * 8) != 0)
+            fail_msg("%s: fast has %d moves, reference %d", text, nf, nr);
+        positions++;
+        /* Play a random move from a fresh copy, so both sides know the same
+         * history (none), and compare the results. */
+        struct tafl_state fresh;
+        tafl_game.from_text(&fresh, v, text, err, sizeof err);
+        move_t m;
+        const char *mt = fast[rng_below(&r, (uint32_t)nf)];
+        tafl_game.move_from_text(&fresh, mt, &m);
+        tafl_game.apply(&fresh, m);
+        tafl_game.to_text(&fresh, after, sizeof after);
+        int result = -1;
+        assert_int_equal(tafl_ref_apply(text, p, mt, ref_after,
+                                        sizeof ref_after, &result), 0);
+        if (!same_board(after, ref_after))
+            fail_msg("%s + %s: fast %s, reference %s", text, mt, after,
+                     ref_after);
+        enum end_reason why = tafl_game.status(&fresh).reason;
+        enum end_reason expected[] = {REASON_NONE, REASON_KING_ESCAPED,
+                                      REASON_KING_CAPTURED, REASON_NO_MOVES};
+        if (result == 0 ? (why != REASON_NONE && why != REASON_NO_CAPTURE
+                           && why != REASON_PLY_CAP)
+                        : why != expected[result])
+            fail_msg("%s + %s: fast ends with %s, reference result %d", text,
+                     mt, end_reason_name(why), result);
+        /* Go on in the real game (with its history). */
+        tafl_game.apply(&st, m);
+    }
+    return positions;
+}
+
+static void test_differential_against_reference(void **state)
+{
+    (void)state;
+    long positions = 0;
+    for (int combo = 0; combo < 64; combo++) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "tafl(throne_passable=%d,throne_hostile=%d,king_armed=%d,"
+                 "edge_captures_king=%d,king_capture=%s,escape=%s,"
+                 "first=%s)",
+                 combo & 1, (combo >> 1) & 1, (combo >> 2) & 1,
+                 (combo >> 3) & 1, (combo >> 4) & 1 ? "custodial" : "surround",
+                 (combo >> 5) & 1 ? "edge" : "corner",
+                 combo % 3 == 0 ? "defenders" : "attackers");
+        struct variant v;
+        char err[256];
+        if (variant_parse(text, &v, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        tafl_ref_params p;
+        tafl_ref_defaults(&p);
+        p.throne_passable = combo & 1;
+        p.throne_hostile = (combo >> 1) & 1;
+        p.king_armed = (combo >> 2) & 1;
+        p.edge_captures_king = (combo >> 3) & 1;
+        p.king_custodial = (combo >> 4) & 1;
+        p.escape_edge = (combo >> 5) & 1;
+        for (int game = 0; game < 12; game++)
+            positions += differential_game(&v, &p, (uint64_t)(combo * 100 + game));
+    }
+    print_message("differential: %ld positions agree\n", positions);
+    assert_true(positions > 50000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_games_consistent),
+        cmocka_unit_test(test_differential_against_reference),
+    };
+    return cmocka_run_group_tests_name("tafl_games", tests, NULL, NULL);
+}

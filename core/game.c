@@ -11,9 +11,10 @@
 #include <string.h>
 
 #include "rng.h"
+#include "serbest.h"
 #include "tafl.h"
 
-const struct game *const game_list[] = {&tafl_game, NULL};
+const struct game *const game_list[] = {&serbest_game, &tafl_game, NULL};
 
 const struct game *game_find(const char *name)
 {

@@ -1,0 +1,540 @@
+/*
+ * serbest.c -- Serbest (KhanChess 10x10 with drops): the state, making
+ * moves, the end of the game, and text. Move generation and attacks are in
+ * serbest_moves.c.
+ *
+ * The hash covers the board, both hands and the side to move, which is
+ * exactly what threefold repetition compares. Captures and drops can never
+ * be undone (captured pieces leave the game), so the repetition history
+ * starts again after each, and is never longer than the no-capture count.
+ */
+#include "serbest.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "zobrist.h"
+
+#define ZOBRIST_SALT 0x5e4b357ULL
+#define SIDE_KEY_INDEX 0
+#define HAND_KEY_BASE 4000
+
+static const char piece_letters[SERBEST_KINDS + 1] = ".KQRBNPS";
+static const int start_hand[SERBEST_KINDS] = {0, 1, 1, 2, 2, 2, 6, 2};
+
+static const char *const stalemate_choices[] = {"loss", "draw", "win", NULL};
+
+static const struct param_spec serbest_params[] = {
+    {"adjacent_drop_check", PARAM_BOOL, 0, 0, 1, NULL,
+     "a dropped piece may give check from beside the king"},
+    {"kings_landing", PARAM_INT, 7, 1, 9, NULL,
+     "a king may be dropped on ranks 1..N counted from its own side"},
+    {"max_plies", PARAM_INT, 500, 0, 100000, NULL,
+     "plies after which the game is a draw (ply_cap); 0 = none"},
+    {"no_capture_limit", PARAM_INT, 50, 0, 1000, NULL,
+     "moves per player without a capture or drop that draw; 0 = none"},
+    {"stalemate", PARAM_ENUM, 0, 0, 0, stalemate_choices,
+     "what stalemate does to the stalemated side"},
+};
+
+/* ---- hashing and bookkeeping ------------------------------------------ */
+
+static uint64_t piece_key(int piece, int sq)
+{
+    return zobrist_key(ZOBRIST_SALT, (uint32_t)(piece * SERBEST_SQUARES + sq + 1));
+}
+
+static uint64_t hand_key(int colour, int kind, int count)
+{
+    return zobrist_key(ZOBRIST_SALT,
+                       (uint32_t)(HAND_KEY_BASE + (colour * 8 + kind) * 32 + count));
+}
+
+static uint64_t side_key(void)
+{
+    return zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX);
+}
+
+static void set_hand(struct serbest_state *s, int colour, int kind, int count)
+{
+    int old = s->hand[colour][kind];
+    if (old)
+        s->hash ^= hand_key(colour, kind, old);
+    if (count)
+        s->hash ^= hand_key(colour, kind, count);
+    s->hand[colour][kind] = (uint8_t)count;
+}
+
+static void put_piece(struct serbest_state *s, int piece, int sq)
+{
+    int colour = SERBEST_COLOUR(piece);
+    s->board[sq] = (uint8_t)piece;
+    s->piece_index[sq] = s->piece_count[colour];
+    s->pieces[colour][s->piece_count[colour]++] = (uint8_t)sq;
+    s->hash ^= piece_key(piece, sq);
+    if (SERBEST_KIND(piece) == SERBEST_KING)
+        s->king_sq[colour] = (uint8_t)sq;
+}
+
+static void remove_piece(struct serbest_state *s, int sq)
+{
+    int piece = s->board[sq], colour = SERBEST_COLOUR(piece);
+    int slot = s->piece_index[sq];
+    int last = s->pieces[colour][--s->piece_count[colour]];
+    s->pieces[colour][slot] = (uint8_t)last;
+    s->piece_index[last] = (uint8_t)slot;
+    s->board[sq] = SERBEST_EMPTY;
+    s->hash ^= piece_key(piece, sq);
+    if (SERBEST_KIND(piece) == SERBEST_KING)
+        s->king_sq[colour] = 0;
+}
+
+static void move_piece(struct serbest_state *s, int from, int to)
+{
+    int piece = s->board[from], colour = SERBEST_COLOUR(piece);
+    s->board[to] = (uint8_t)piece;
+    s->board[from] = SERBEST_EMPTY;
+    s->pieces[colour][s->piece_index[from]] = (uint8_t)to;
+    s->piece_index[to] = s->piece_index[from];
+    s->hash ^= piece_key(piece, from) ^ piece_key(piece, to);
+    if (SERBEST_KIND(piece) == SERBEST_KING)
+        s->king_sq[colour] = (uint8_t)to;
+}
+
+static int far_rank(int colour)
+{
+    return colour == SERBEST_WHITE ? 9 : 0;
+}
+
+/* An empty board with the variant's rules and empty hands. */
+static void clear_state(struct serbest_state *s, const struct variant *v)
+{
+    memset(s, 0, sizeof *s);
+    memset(s->board, SERBEST_OFF, sizeof s->board);
+    for (int rank = 0; rank < 10; rank++)
+        for (int file = 0; file < 10; file++)
+            s->board[SERBEST_SQ(file, rank)] = SERBEST_EMPTY;
+    s->kings_landing = (uint8_t)variant_get(v, "kings_landing");
+    s->adjacent_drop_check = (uint8_t)variant_get(v, "adjacent_drop_check");
+    s->stalemate = (uint8_t)variant_get(v, "stalemate");
+    s->no_capture_limit = (uint16_t)variant_get(v, "no_capture_limit");
+    s->max_plies = (uint32_t)variant_get(v, "max_plies");
+}
+
+static void start_history(struct serbest_state *s)
+{
+    s->history_len = 1;
+    s->history[s->ply % SERBEST_HISTORY] = s->hash;
+}
+
+/* ---- status ------------------------------------------------------------ */
+
+static int repetitions(const struct serbest_state *s)
+{
+    int count = 1;
+    for (int back = 2; back < s->history_len; back += 2)
+        if (s->history[(s->ply - (uint32_t)back) % SERBEST_HISTORY] == s->hash)
+            count++;
+    return count;
+}
+
+/* White is seat 0 in every variant. */
+static void set_result(struct serbest_state *s, int winner, enum end_reason r)
+{
+    s->outcome = winner < 0 ? GAME_DRAW
+                 : winner == SERBEST_WHITE ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1;
+    s->reason = (uint8_t)r;
+}
+
+/* Settles the status of the side to move: wins first, then draws by the
+ * rules, then the ply cap. `khan` says the last move made its king Khan. */
+static void settle_status(struct serbest_state *s, int khan)
+{
+    const int to_move = s->side, mover = to_move ^ 1;
+    move_t buf[GAME_MAX_MOVES];
+    s->outcome = GAME_ONGOING;
+    s->reason = REASON_NONE;
+    if (khan) {
+        set_result(s, mover, REASON_KHAN);
+    } else if (serbest_generate(s, buf, 1) == 0) {
+        if (serbest_in_check(s, to_move))
+            set_result(s, mover, REASON_CHECKMATE);
+        else if (s->stalemate == SERBEST_STALEMATE_LOSS)
+            set_result(s, mover, REASON_STALEMATE);
+        else if (s->stalemate == SERBEST_STALEMATE_WIN)
+            set_result(s, to_move, REASON_STALEMATE);
+        else
+            set_result(s, -1, REASON_STALEMATE);
+    } else if (repetitions(s) >= 3) {
+        set_result(s, -1, REASON_REPETITION);
+    } else if (s->no_capture_limit
+               && s->no_capture_plies >= 2u * s->no_capture_limit) {
+        set_result(s, -1, REASON_NO_CAPTURE);
+    } else if (s->max_plies && s->ply >= s->max_plies) {
+        set_result(s, -1, REASON_PLY_CAP);
+    }
+}
+
+/* ---- the game interface ------------------------------------------------ */
+
+static void serbest_init(void *st, const struct variant *v)
+{
+    struct serbest_state *s = st;
+    clear_state(s, v);
+    for (int colour = 0; colour < 2; colour++)
+        for (int kind = 1; kind < SERBEST_KINDS; kind++)
+            set_hand(s, colour, kind, start_hand[kind]);
+    start_history(s);
+}
+
+static int serbest_legal_moves(const void *st, move_t *out)
+{
+    const struct serbest_state *s = st;
+    if (s->outcome != GAME_ONGOING)
+        return 0;
+    return serbest_generate(s, out, 0);
+}
+
+static void serbest_apply(void *st, move_t m)
+{
+    struct serbest_state *s = st;
+    const int us = s->side, to = SERBEST_TO(m), kind = SERBEST_DROP_KIND(m);
+    int irreversible = 1, khan = 0;
+    assert(s->outcome == GAME_ONGOING);
+    if (kind) {
+        assert(s->hand[us][kind] > 0 && s->board[to] == SERBEST_EMPTY);
+        put_piece(s, SERBEST_PIECE(kind, us), to);
+        set_hand(s, us, kind, s->hand[us][kind] - 1);
+    } else {
+        const int from = SERBEST_FROM(m);
+        assert(SERBEST_COLOUR(s->board[from]) == us);
+        irreversible = s->board[to] != SERBEST_EMPTY;
+        if (irreversible)
+            remove_piece(s, to);
+        move_piece(s, from, to);
+        khan = SERBEST_KIND(s->board[to]) == SERBEST_KING
+               && SERBEST_RANK(to) == far_rank(us);
+    }
+    s->side ^= 1;
+    s->hash ^= side_key();
+    s->ply++;
+    if (irreversible) {
+        s->no_capture_plies = 0;
+        s->history_len = 0;
+    } else if (s->no_capture_plies < UINT16_MAX) {
+        s->no_capture_plies++;
+    }
+    s->history[s->ply % SERBEST_HISTORY] = s->hash;
+    if (s->history_len < SERBEST_HISTORY)
+        s->history_len++;
+    settle_status(s, khan);
+}
+
+static int serbest_to_move(const void *st)
+{
+    return ((const struct serbest_state *)st)->side;
+}
+
+static struct game_status serbest_status(const void *st)
+{
+    const struct serbest_state *s = st;
+    struct game_status r = {(enum game_outcome)s->outcome,
+                            (enum end_reason)s->reason};
+    return r;
+}
+
+static uint64_t serbest_hash(const void *st)
+{
+    return ((const struct serbest_state *)st)->hash;
+}
+
+static int square_text(int sq, char *buf)
+{
+    return sprintf(buf, "%c%d", 'a' + SERBEST_FILE(sq), SERBEST_RANK(sq) + 1);
+}
+
+static int serbest_move_to_text(const void *st, move_t m, char *buf, size_t n)
+{
+    (void)st;
+    char tmp[16];
+    int len = 0, kind = SERBEST_DROP_KIND(m);
+    if (kind)
+        len = sprintf(tmp, "%c@", piece_letters[kind]);
+    else
+        len = square_text(SERBEST_FROM(m), tmp);
+    len += square_text(SERBEST_TO(m), tmp + len);
+    if ((size_t)len >= n)
+        return -1;
+    memcpy(buf, tmp, (size_t)len + 1);
+    return len;
+}
+
+/* Parses a square "a1".."j10"; returns its index or -1, advancing *p. */
+static int parse_square(const char **p)
+{
+    const char *c = *p;
+    if (*c < 'a' || *c > 'j' || !isdigit((unsigned char)c[1]))
+        return -1;
+    int file = *c - 'a', rank = c[1] - '0', len = 2;
+    if (isdigit((unsigned char)c[2]))
+        rank = rank * 10 + (c[2] - '0'), len = 3;
+    if (rank < 1 || rank > 10 || (len == 3 && c[1] == '0'))
+        return -1;
+    *p = c + len;
+    return SERBEST_SQ(file, rank - 1);
+}
+
+static int kind_of_letter(char c)
+{
+    const char *at = c ? strchr(piece_letters + 1, toupper((unsigned char)c))
+                       : NULL;
+    return at ? (int)(at - piece_letters) : 0;
+}
+
+static int serbest_move_from_text(const void *st, const char *text, move_t *m)
+{
+    (void)st;
+    const char *p = text;
+    if (text[0] && text[1] == '@') {
+        int kind = kind_of_letter(text[0]);
+        p += 2;
+        int to = parse_square(&p);
+        if (!kind || to < 0 || *p)
+            return -1;
+        *m = SERBEST_DROP(kind, to);
+        return 0;
+    }
+    int from = parse_square(&p);
+    int to = from < 0 ? -1 : parse_square(&p);
+    if (to < 0 || *p)
+        return -1;
+    *m = SERBEST_MOVE(from, to);
+    return 0;
+}
+
+static char piece_char(int piece)
+{
+    char c = piece_letters[SERBEST_KIND(piece)];
+    return SERBEST_COLOUR(piece) ? (char)tolower((unsigned char)c) : c;
+}
+
+static char serbest_piece_at(const void *st, int file, int rank)
+{
+    const struct serbest_state *s = st;
+    int p = s->board[SERBEST_SQ(file, rank)];
+    return p == SERBEST_EMPTY ? '.' : piece_char(p);
+}
+
+static int serbest_to_text(const void *st, char *buf, size_t n)
+{
+    const struct serbest_state *s = st;
+    char tmp[256];
+    int len = 0;
+    for (int rank = 9; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 10; file++) {
+            int p = s->board[SERBEST_SQ(file, rank)];
+            if (p == SERBEST_EMPTY) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                len += sprintf(tmp + len, "%d", empty), empty = 0;
+            tmp[len++] = piece_char(p);
+        }
+        if (empty)
+            len += sprintf(tmp + len, "%d", empty);
+        if (rank)
+            tmp[len++] = '/';
+    }
+    tmp[len++] = '[';
+    for (int colour = 0; colour < 2; colour++)
+        for (int kind = 1; kind < SERBEST_KINDS; kind++)
+            for (int i = 0; i < s->hand[colour][kind]; i++)
+                tmp[len++] = piece_char(SERBEST_PIECE(kind, colour));
+    len += sprintf(tmp + len, "] %c %u %u", s->side ? 'b' : 'w',
+                   (unsigned)s->no_capture_plies, (unsigned)s->ply);
+    if ((size_t)len >= n)
+        return -1;
+    memcpy(buf, tmp, (size_t)len + 1);
+    return len;
+}
+
+static int text_error(char *err, size_t errsz, const char *fmt, ...)
+{
+    if (err && errsz) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errsz, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Counts a piece of `colour` and `kind` against the starting material. */
+static int count_piece(int counts[2][SERBEST_KINDS], int colour, int kind,
+                       char *err, size_t errsz)
+{
+    if (++counts[colour][kind] > start_hand[kind])
+        return text_error(err, errsz, "serbest position: too many %c (a side "
+                          "has %d, board and hand together)",
+                          piece_char(SERBEST_PIECE(kind, colour)),
+                          start_hand[kind]);
+    return 0;
+}
+
+/* Reads the board and hands; returns the rest of the text or NULL. */
+static const char *parse_board(struct serbest_state *s, const char *c,
+                               char *err, size_t errsz)
+{
+    int counts[2][SERBEST_KINDS] = {{0}};
+    int rank = 9, file = 0;
+    for (; *c && *c != '[' && *c != ' '; c++) {
+        if (*c == '/') {
+            if (file != 10 || rank == 0)
+                return text_error(err, errsz, "serbest position: %s",
+                                  rank ? "each rank needs 10 squares"
+                                       : "more than 10 ranks"), NULL;
+            rank--, file = 0;
+        } else if (isdigit((unsigned char)*c)) {
+            int run = *c - '0';
+            if (run == 1 && c[1] == '0')
+                run = 10, c++;
+            if (run == 0 || file + run > 10)
+                return text_error(err, errsz, "serbest position: rank %d "
+                                  "has more than 10 squares", rank + 1), NULL;
+            file += run;
+        } else if (kind_of_letter(*c) && isalpha((unsigned char)*c)) {
+            int colour = islower((unsigned char)*c) ? 1 : 0;
+            int kind = kind_of_letter(*c);
+            if (file >= 10)
+                return text_error(err, errsz, "serbest position: rank %d "
+                                  "has more than 10 squares", rank + 1), NULL;
+            if (count_piece(counts, colour, kind, err, errsz))
+                return NULL;
+            put_piece(s, SERBEST_PIECE(kind, colour), SERBEST_SQ(file, rank));
+            file++;
+        } else {
+            return text_error(err, errsz, "serbest position: unexpected '%c' "
+                              "(pieces are K Q R B N P S, black lowercase)",
+                              *c), NULL;
+        }
+    }
+    if (rank != 0 || file != 10 || *c != '[')
+        return text_error(err, errsz, "serbest position: expected 10 ranks "
+                          "of 10 squares, then the hands in brackets"), NULL;
+    for (c++; *c && *c != ']'; c++) {
+        int kind = kind_of_letter(*c);
+        if (!kind || !isalpha((unsigned char)*c))
+            return text_error(err, errsz, "serbest position: unexpected '%c' "
+                              "in the hands", *c), NULL;
+        int colour = islower((unsigned char)*c) ? 1 : 0;
+        if (count_piece(counts, colour, kind, err, errsz))
+            return NULL;
+        set_hand(s, colour, kind, s->hand[colour][kind] + 1);
+    }
+    if (*c != ']')
+        return text_error(err, errsz, "serbest position: the hands need a "
+                          "closing ']'"), NULL;
+    return c + 1;
+}
+
+static int serbest_from_text(void *st, const struct variant *v,
+                             const char *text, char *err, size_t errsz)
+{
+    struct serbest_state *s = st;
+    clear_state(s, v);
+    const char *c = parse_board(s, text, err, errsz);
+    if (!c)
+        return -1;
+    char side = 0, extra = 0;
+    unsigned nocap = 0, ply = 0;
+    int fields = sscanf(c, " %c %u %u %c", &side, &nocap, &ply, &extra);
+    if (fields < 1 || (side != 'w' && side != 'b') || c[0] != ' ')
+        return text_error(err, errsz, "serbest position: expected the side "
+                          "to move ('w' or 'b') after the hands");
+    if (fields == 4 || (fields < 3 && strspn(c, " wb0123456789") != strlen(c)))
+        return text_error(err, errsz, "serbest position: unexpected text "
+                          "after the side to move (optional fields: "
+                          "no-capture plies, ply)");
+    if (nocap > UINT16_MAX)
+        return text_error(err, errsz, "serbest position: no-capture count "
+                          "%u too large", nocap);
+    s->side = side == 'b';
+    if (s->side)
+        s->hash ^= side_key();
+    s->no_capture_plies = (uint16_t)nocap;
+    s->ply = ply;
+    if (serbest_in_check(s, s->side ^ 1))
+        return text_error(err, errsz, "serbest position: the side not to "
+                          "move is in check");
+    int white_khan = s->king_sq[0] && SERBEST_RANK(s->king_sq[0]) == 9;
+    int black_khan = s->king_sq[1] && SERBEST_RANK(s->king_sq[1]) == 0;
+    if (white_khan && black_khan)
+        return text_error(err, errsz, "serbest position: both kings are on "
+                          "their far ranks");
+    start_history(s);
+    settle_status(s, 0);
+    if (white_khan || black_khan)
+        set_result(s, white_khan ? SERBEST_WHITE : SERBEST_BLACK, REASON_KHAN);
+    return 0;
+}
+
+static const char *serbest_seat_side(const void *st, int seat)
+{
+    (void)st;
+    return seat == 0 ? "white" : "black";
+}
+
+static int serbest_state_ok(const void *st)
+{
+    const struct serbest_state *s = st;
+    uint64_t h = s->side ? side_key() : 0;
+    int counted[2] = {0, 0}, kings[2] = {0, 0};
+    for (int sq = 0; sq < SERBEST_SQUARES; sq++) {
+        int p = s->board[sq];
+        if (p == SERBEST_OFF || p == SERBEST_EMPTY)
+            continue;
+        int colour = SERBEST_COLOUR(p);
+        h ^= piece_key(p, sq);
+        counted[colour]++;
+        if (s->pieces[colour][s->piece_index[sq]] != sq)
+            return 0;
+        if (SERBEST_KIND(p) == SERBEST_KING)
+            kings[colour] = sq;
+    }
+    for (int colour = 0; colour < 2; colour++)
+        for (int kind = 1; kind < SERBEST_KINDS; kind++)
+            if (s->hand[colour][kind])
+                h ^= hand_key(colour, kind, s->hand[colour][kind]);
+    return h == s->hash && counted[0] == s->piece_count[0]
+           && counted[1] == s->piece_count[1] && kings[0] == s->king_sq[0]
+           && kings[1] == s->king_sq[1];
+}
+
+const struct game serbest_game = {
+    .name = "serbest",
+    .title = "Serbest (KhanChess 10x10 with drops): Kings Landing, Khan, mate",
+    .params = serbest_params,
+    .n_params = (int)(sizeof serbest_params / sizeof serbest_params[0]),
+    .state_size = sizeof(struct serbest_state),
+    .max_moves = 1024,
+    .board_files = 10,
+    .board_ranks = 10,
+    .init = serbest_init,
+    .legal_moves = serbest_legal_moves,
+    .apply = serbest_apply,
+    .to_move = serbest_to_move,
+    .status = serbest_status,
+    .hash = serbest_hash,
+    .move_to_text = serbest_move_to_text,
+    .move_from_text = serbest_move_from_text,
+    .to_text = serbest_to_text,
+    .from_text = serbest_from_text,
+    .piece_at = serbest_piece_at,
+    .seat_side = serbest_seat_side,
+    .state_ok = serbest_state_ok,
+};

@@ -1,0 +1,370 @@
+/*
+ * serbest_moves.c -- attacks and legal move generation for Serbest.
+ *
+ * Drops make positions with ~700 legal moves, so the generator never plays
+ * a candidate to test it. It first finds, from the mover's king outward, the
+ * pieces giving check and the pinned pieces (with their pin lines); then
+ * king moves are tested against attacks with the king lifted off the board,
+ * other moves are kept if they capture the checker, stand between it and the
+ * king, and stay on their pin line; drops go anywhere empty, or between the
+ * checker and the king when in check, minus the squares beside the enemy
+ * king from which the dropped piece would give check. The naive reference
+ * in tests/ref/serbest_ref.c (which does play every candidate) checks this.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "serbest.h"
+
+static const int orthogonal[4] = {12, -12, 1, -1};
+static const int diagonal[4] = {13, 11, -11, -13};
+static const int knight_jumps[8] = {25, 23, 14, 10, -10, -14, -23, -25};
+static const int king_steps[8] = {12, -12, 1, -1, 13, 11, -11, -13};
+
+/* The diagonal steps on which a pawn of colour c captures: forward first,
+ * then (Subedei only) backward. */
+static const int pawn_captures[2][4] = {{13, 11, -11, -13}, {-11, -13, 13, 11}};
+
+static int piece(int kind, int colour)
+{
+    return SERBEST_PIECE(kind, colour);
+}
+
+int serbest_attacked(const struct serbest_state *s, int sq, int colour,
+                     int ignore)
+{
+    const uint8_t *b = s->board;
+    for (int i = 0; i < 8; i++) {
+        if (b[sq + knight_jumps[i]] == piece(SERBEST_KNIGHT, colour)
+            || b[sq + king_steps[i]] == piece(SERBEST_KING, colour))
+            return 1;
+    }
+    /* A pawn of `colour` on sq - step attacks sq if step is one of its
+     * capture steps: forward steps for both kinds, backward for Subedei. */
+    for (int i = 0; i < 4; i++) {
+        int p = b[sq - pawn_captures[colour][i]];
+        if (p == piece(SERBEST_SUBEDEI, colour)
+            || (i < 2 && p == piece(SERBEST_PAWN, colour)))
+            return 1;
+    }
+    for (int i = 0; i < 4; i++) {
+        int t = sq + orthogonal[i];
+        while (b[t] == SERBEST_EMPTY || t == ignore)
+            t += orthogonal[i];
+        if (b[t] == piece(SERBEST_ROOK, colour)
+            || b[t] == piece(SERBEST_QUEEN, colour))
+            return 1;
+        t = sq + diagonal[i];
+        while (b[t] == SERBEST_EMPTY || t == ignore)
+            t += diagonal[i];
+        if (b[t] == piece(SERBEST_BISHOP, colour)
+            || b[t] == piece(SERBEST_QUEEN, colour))
+            return 1;
+    }
+    return 0;
+}
+
+int serbest_in_check(const struct serbest_state *s, int colour)
+{
+    int k = s->king_sq[colour];
+    return k && serbest_attacked(s, k, colour ^ 1, 0);
+}
+
+/* ---- checks and pins ------------------------------------------------- */
+
+struct king_safety {
+    int checkers; /* 0, 1 or 2 (2 means two or more) */
+    int checker_sq; /* the checker, when checkers == 1 */
+    int check_step; /* step from the king toward a sliding checker, or 0 */
+    int pinned_count;
+    int pinned_sq[8];
+    int pin_step[8]; /* step from the king along that piece's pin line */
+};
+
+static void add_checker(struct king_safety *ks, int sq, int step)
+{
+    ks->checkers++;
+    ks->checker_sq = sq;
+    ks->check_step = step;
+}
+
+/* Looks outward from the king on ksq of colour us for checks and pins. */
+static void find_checks_and_pins(const struct serbest_state *s, int us,
+                                 int ksq, struct king_safety *ks)
+{
+    const uint8_t *b = s->board;
+    const int them = us ^ 1;
+    memset(ks, 0, sizeof *ks);
+    for (int i = 0; i < 8; i++)
+        if (b[ksq + knight_jumps[i]] == piece(SERBEST_KNIGHT, them))
+            add_checker(ks, ksq + knight_jumps[i], 0);
+    for (int i = 0; i < 4; i++) {
+        int sq = ksq - pawn_captures[them][i];
+        int p = b[sq];
+        if (p == piece(SERBEST_SUBEDEI, them)
+            || (i < 2 && p == piece(SERBEST_PAWN, them)))
+            add_checker(ks, sq, 0);
+    }
+    for (int i = 0; i < 8; i++) {
+        const int step = king_steps[i];
+        const int slider = i < 4 ? SERBEST_ROOK : SERBEST_BISHOP;
+        int t = ksq + step;
+        while (b[t] == SERBEST_EMPTY)
+            t += step;
+        int first = b[t];
+        if (first == SERBEST_OFF)
+            continue;
+        int kind = SERBEST_KIND(first);
+        if (SERBEST_COLOUR(first) == them) {
+            if (kind == slider || kind == SERBEST_QUEEN)
+                add_checker(ks, t, step);
+            continue;
+        }
+        int pinned = t;
+        t += step;
+        while (b[t] == SERBEST_EMPTY)
+            t += step;
+        if (b[t] == piece(slider, them) || b[t] == piece(SERBEST_QUEEN, them)) {
+            ks->pinned_sq[ks->pinned_count] = pinned;
+            ks->pin_step[ks->pinned_count++] = step;
+        }
+    }
+}
+
+/* Whether `to` is on the ray from ksq along step (the pin line). */
+static int on_ray(const uint8_t *b, int ksq, int step, int to)
+{
+    for (int t = ksq + step; b[t] != SERBEST_OFF; t += step)
+        if (t == to)
+            return 1;
+    return 0;
+}
+
+/* Whether a non-king move to `to` answers a single check: it takes the
+ * checker or stands between it and the king. */
+static int answers_check(const struct king_safety *ks, int ksq, int to)
+{
+    if (to == ks->checker_sq)
+        return 1;
+    if (!ks->check_step)
+        return 0;
+    for (int t = ksq + ks->check_step; t != ks->checker_sq; t += ks->check_step)
+        if (t == to)
+            return 1;
+    return 0;
+}
+
+/* ---- moves of the pieces on the board ------------------------------- */
+
+static int slide(const uint8_t *b, int from, const int *steps, int nsteps,
+                 int us, move_t *out)
+{
+    int n = 0;
+    for (int i = 0; i < nsteps; i++) {
+        int t = from + steps[i];
+        for (; b[t] == SERBEST_EMPTY; t += steps[i])
+            out[n++] = SERBEST_MOVE(from, t);
+        if (b[t] != SERBEST_OFF && SERBEST_COLOUR(b[t]) != us)
+            out[n++] = SERBEST_MOVE(from, t);
+    }
+    return n;
+}
+
+static int enemy_at(const uint8_t *b, int sq, int us)
+{
+    return b[sq] != SERBEST_EMPTY && b[sq] != SERBEST_OFF
+           && SERBEST_COLOUR(b[sq]) != us;
+}
+
+static int pawn_moves(const uint8_t *b, int from, int kind, int us,
+                      move_t *out)
+{
+    int n = 0;
+    for (int i = 0; i < 4; i++) {
+        int one = from + orthogonal[i];
+        if (b[one] != SERBEST_EMPTY)
+            continue;
+        out[n++] = SERBEST_MOVE(from, one);
+        if (b[one + orthogonal[i]] == SERBEST_EMPTY)
+            out[n++] = SERBEST_MOVE(from, one + orthogonal[i]);
+    }
+    int ncaptures = kind == SERBEST_SUBEDEI ? 4 : 2;
+    for (int i = 0; i < ncaptures; i++) {
+        int to = from + pawn_captures[us][i];
+        if (enemy_at(b, to, us))
+            out[n++] = SERBEST_MOVE(from, to);
+    }
+    return n;
+}
+
+/* Pseudo-legal moves of the non-king piece on `from`. */
+static int piece_moves(const uint8_t *b, int from, int us, move_t *out)
+{
+    int kind = SERBEST_KIND(b[from]);
+    switch (kind) {
+    case SERBEST_QUEEN:
+        return slide(b, from, king_steps, 8, us, out);
+    case SERBEST_ROOK:
+        return slide(b, from, orthogonal, 4, us, out);
+    case SERBEST_BISHOP:
+        return slide(b, from, diagonal, 4, us, out);
+    case SERBEST_KNIGHT: {
+        int n = 0;
+        for (int i = 0; i < 8; i++) {
+            int t = from + knight_jumps[i];
+            if (b[t] == SERBEST_EMPTY || enemy_at(b, t, us))
+                out[n++] = SERBEST_MOVE(from, t);
+        }
+        return n;
+    }
+    default:
+        return pawn_moves(b, from, kind, us, out);
+    }
+}
+
+static int king_moves(const struct serbest_state *s, int ksq, int us,
+                      move_t *out)
+{
+    const uint8_t *b = s->board;
+    int n = 0;
+    for (int i = 0; i < 8; i++) {
+        int t = ksq + king_steps[i];
+        if ((b[t] == SERBEST_EMPTY || enemy_at(b, t, us))
+            && !serbest_attacked(s, t, us ^ 1, ksq))
+            out[n++] = SERBEST_MOVE(ksq, t);
+    }
+    return n;
+}
+
+/* Keeps those of the n moves in out that a pin or a check allows. */
+static int filter_moves(const uint8_t *b, const struct king_safety *ks,
+                        int ksq, int pin_step, move_t *out, int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int to = SERBEST_TO(out[i]);
+        if (pin_step && !on_ray(b, ksq, pin_step, to))
+            continue;
+        if (ks->checkers && !answers_check(ks, ksq, to))
+            continue;
+        out[kept++] = out[i];
+    }
+    return kept;
+}
+
+/* ---- drops ------------------------------------------------------------ */
+
+/* Kinds that, dropped on the square (dx, dy) away from an enemy king of the
+ * other colour, would attack it from beside it (a bit per kind). `us` is
+ * the dropper; its pawns attack diagonally forward only. */
+static unsigned adjacent_check_kinds(int dx, int dy, int us)
+{
+    if (dx == 0 || dy == 0)
+        return 1u << SERBEST_QUEEN | 1u << SERBEST_ROOK;
+    unsigned kinds = 1u << SERBEST_QUEEN | 1u << SERBEST_BISHOP
+                     | 1u << SERBEST_SUBEDEI;
+    /* A white pawn below the king (dy = -1) attacks it; black from above. */
+    if (dy == (us == SERBEST_WHITE ? -1 : 1))
+        kinds |= 1u << SERBEST_PAWN;
+    return kinds;
+}
+
+/* Drops of the non-king kinds in hand on the empty square sq. */
+static int drops_on(const struct serbest_state *s, int sq, const int *kinds,
+                    int nkinds, int enemy_king, move_t *out)
+{
+    unsigned forbidden = 0;
+    if (enemy_king && !s->adjacent_drop_check) {
+        int dx = SERBEST_FILE(sq) - SERBEST_FILE(enemy_king);
+        int dy = SERBEST_RANK(sq) - SERBEST_RANK(enemy_king);
+        if (abs(dx) <= 1 && abs(dy) <= 1)
+            forbidden = adjacent_check_kinds(dx, dy, s->side);
+    }
+    int n = 0;
+    for (int k = 0; k < nkinds; k++)
+        if (!(forbidden >> kinds[k] & 1))
+            out[n++] = SERBEST_DROP(kinds[k], sq);
+    return n;
+}
+
+/* King drops: ranks 1..kings_landing from the dropper's side, never onto
+ * an attacked square. The dropper has no king on the board, so no check
+ * or pin limits anything else. */
+static int king_drops(const struct serbest_state *s, move_t *out)
+{
+    const int us = s->side;
+    int n = 0;
+    for (int r = 0; r < s->kings_landing; r++) {
+        int rank = us == SERBEST_WHITE ? r : 9 - r;
+        for (int f = 0; f < 10; f++) {
+            int sq = SERBEST_SQ(f, rank);
+            if (s->board[sq] == SERBEST_EMPTY
+                && !serbest_attacked(s, sq, us ^ 1, 0))
+                out[n++] = SERBEST_DROP(SERBEST_KING, sq);
+        }
+    }
+    return n;
+}
+
+static int drops(const struct serbest_state *s, const struct king_safety *ks,
+                 int ksq, move_t *out)
+{
+    const int us = s->side;
+    int kinds[SERBEST_KINDS], nkinds = 0;
+    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
+        if (s->hand[us][k])
+            kinds[nkinds++] = k;
+    const int enemy_king = s->king_sq[us ^ 1];
+    int n = 0;
+    if (ks->checkers) {
+        /* Only a drop between a sliding checker and the king helps. */
+        if (ks->check_step)
+            for (int t = ksq + ks->check_step; t != ks->checker_sq;
+                 t += ks->check_step)
+                n += drops_on(s, t, kinds, nkinds, enemy_king, out + n);
+        return n;
+    }
+    if (nkinds) {
+        for (int rank = 0; rank < 10; rank++)
+            for (int sq = SERBEST_SQ(0, rank); sq <= SERBEST_SQ(9, rank); sq++)
+                if (s->board[sq] == SERBEST_EMPTY)
+                    n += drops_on(s, sq, kinds, nkinds, enemy_king, out + n);
+    }
+    if (s->hand[us][SERBEST_KING])
+        n += king_drops(s, out + n);
+    return n;
+}
+
+/* ---- all together ----------------------------------------------------- */
+
+int serbest_generate(const struct serbest_state *s, move_t *out,
+                     int first_only)
+{
+    const int us = s->side, ksq = s->king_sq[us];
+    struct king_safety ks;
+    int n = 0;
+    if (ksq) {
+        find_checks_and_pins(s, us, ksq, &ks);
+        n = king_moves(s, ksq, us, out);
+        if (ks.checkers > 1 || (first_only && n))
+            return n;
+    } else {
+        memset(&ks, 0, sizeof ks);
+    }
+    for (int i = 0; i < s->piece_count[us]; i++) {
+        int from = s->pieces[us][i];
+        if (from == ksq)
+            continue;
+        int k = piece_moves(s->board, from, us, out + n);
+        int pin_step = 0;
+        for (int p = 0; p < ks.pinned_count; p++)
+            if (ks.pinned_sq[p] == from)
+                pin_step = ks.pin_step[p];
+        if (pin_step || ks.checkers)
+            k = filter_moves(s->board, &ks, ksq, pin_step, out + n, k);
+        n += k;
+        if (first_only && n)
+            return n;
+    }
+    return n + drops(s, &ks, ksq, out + n);
+}

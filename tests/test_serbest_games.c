@@ -1,0 +1,238 @@
+/*
+ * test_serbest_games.c -- Serbest over many seeded random games:
+ *  - differential: at every position of random games under kings_landing
+ *    7, 8, 9 and both values of adjacent_drop_check, the fast generator's
+ *    moves and the board after a random move equal those of the naive
+ *    reference in tests/ref/serbest_ref.c (written apart, from RULES.md
+ *    alone, which plays every candidate and tests its own king); the test
+ *    also counts how many positions had the king in check, in double check,
+ *    a pinned piece and a king in hand, and requires each kind to occur;
+ *  - after every move the incremental hash and piece lists equal a
+ *    recomputation, the text round-trips, and every game ends with a reason.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "game.h"
+#include "rng.h"
+#include "serbest.h"
+#include "serbest_ref.h"
+
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* Whether two sorted lists of move texts are the same. */
+static int same_moves(char (*a)[8], int na, char (*b)[8], int nb)
+{
+    if (na != nb)
+        return 0;
+    for (int i = 0; i < na; i++)
+        if (strcmp(a[i], b[i]) != 0)
+            return 0;
+    return 1;
+}
+
+struct kinds_seen {
+    long positions, in_check, double_check, pinned, king_in_hand;
+};
+
+/* Counts the enemy pieces giving check: each is tested alone, the others
+ * replaced by blockers of the king's own colour (which attack nothing). */
+static int count_checkers(const struct serbest_state *s)
+{
+    int us = s->side, them = us ^ 1, ksq = s->king_sq[us], count = 0;
+    if (!ksq)
+        return 0;
+    for (int i = 0; i < s->piece_count[them]; i++) {
+        struct serbest_state copy = *s;
+        for (int j = 0; j < s->piece_count[them]; j++)
+            if (j != i)
+                copy.board[s->pieces[them][j]] =
+                    SERBEST_PIECE(SERBEST_PAWN, us);
+        count += serbest_attacked(&copy, ksq, them, 0);
+    }
+    return count;
+}
+
+/* Whether some piece of the side to move is pinned: lifting it off the
+ * board would expose the king. */
+static int has_pinned_piece(const struct serbest_state *s)
+{
+    int us = s->side, ksq = s->king_sq[us];
+    if (!ksq || serbest_in_check(s, us))
+        return 0;
+    for (int i = 0; i < s->piece_count[us]; i++) {
+        int sq = s->pieces[us][i];
+        if (sq == ksq)
+            continue;
+        struct serbest_state copy = *s;
+        copy.board[sq] = SERBEST_EMPTY;
+        if (serbest_in_check(&copy, us))
+            return 1;
+    }
+    return 0;
+}
+
+static void note_kinds(const struct serbest_state *s, struct kinds_seen *seen)
+{
+    int checkers = count_checkers(s);
+    seen->positions++;
+    seen->in_check += checkers > 0;
+    seen->double_check += checkers > 1;
+    seen->pinned += has_pinned_piece(s);
+    seen->king_in_hand += s->hand[s->side][SERBEST_KING] > 0;
+}
+
+/* Compares board, hands and side (the first two fields). */
+static int same_position(const char *a, const char *b)
+{
+    size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+    return la == lb && strncmp(a, b, la + 2) == 0;
+}
+
+static void compare_position(const struct variant *v,
+                             const serbest_ref_params *p,
+                             const struct serbest_state *st, struct rng *r)
+{
+    static char fast[GAME_MAX_MOVES][8], ref[SERBEST_REF_MAX_MOVES][8];
+    char text[256], err[256], after[256], ref_after[256];
+    serbest_game.to_text(st, text, sizeof text);
+    struct serbest_state fresh;
+    if (serbest_game.from_text(&fresh, v, text, err, sizeof err) != 0)
+        fail_msg("%s: %s", text, err);
+    move_t moves[GAME_MAX_MOVES];
+    int nf = serbest_generate(&fresh, moves, 0);
+    for (int i = 0; i < nf; i++)
+        serbest_game.move_to_text(&fresh, moves[i], fast[i], 8);
+    qsort(fast, (size_t)nf, 8, cmp_text);
+    int nr = serbest_ref_moves(text, p, ref, SERBEST_REF_MAX_MOVES);
+    if (!same_moves(fast, nf, ref, nr)) {
+        for (int i = 0, j = 0; i < nf || j < nr;) {
+            int c = i == nf ? 1 : j == nr ? -1 : strcmp(fast[i], ref[j]);
+            if (c < 0)
+                print_message("  only fast: %s\n", fast[i++]);
+            else if (c > 0)
+                print_message("  only reference: %s\n", ref[j++]);
+            else
+                i++, j++;
+        }
+        fail_msg("%s: fast has %d moves, reference %d", text, nf, nr);
+    }
+    if (nf == 0)
+        return;
+    int pick = (int)rng_below(r, (uint32_t)nf);
+    move_t m;
+    serbest_game.move_from_text(&fresh, fast[pick], &m);
+    serbest_game.apply(&fresh, m);
+    serbest_game.to_text(&fresh, after, sizeof after);
+    assert_int_equal(serbest_ref_apply(text, p, fast[pick], ref_after,
+                                       sizeof ref_after), 0);
+    if (!same_position(after, ref_after))
+        fail_msg("%s + %s: fast %s, reference %s", text, fast[pick], after,
+                 ref_after);
+}
+
+static void test_differential_against_reference(void **state)
+{
+    (void)state;
+    struct kinds_seen seen = {0};
+    for (int setting = 0; setting < 6; setting++) {
+        int kl = 7 + setting / 2, adjacent = setting % 2;
+        char text[128];
+        snprintf(text, sizeof text,
+                 "serbest(kings_landing=%d,adjacent_drop_check=%d)", kl,
+                 adjacent);
+        struct variant v;
+        variant_parse(text, &v, NULL, 0);
+        serbest_ref_params p = {kl, adjacent};
+        long before = seen.positions;
+        for (uint64_t game = 0; seen.positions - before < 17000; game++) {
+            struct serbest_state st;
+            struct rng r;
+            rng_seed(&r, game * 6 + (uint64_t)setting);
+            serbest_game.init(&st, &v);
+            move_t moves[GAME_MAX_MOVES];
+            int n;
+            while ((n = serbest_game.legal_moves(&st, moves)) > 0) {
+                note_kinds(&st, &seen);
+                compare_position(&v, &p, &st, &r);
+                serbest_game.apply(&st, moves[rng_below(&r, (uint32_t)n)]);
+            }
+        }
+    }
+    print_message("differential: %ld positions agree (%ld in check, %ld in "
+                  "double check, %ld with a pinned piece, %ld with the king "
+                  "in hand)\n", seen.positions, seen.in_check,
+                  seen.double_check, seen.pinned, seen.king_in_hand);
+    assert_true(seen.positions >= 100000);
+    assert_true(seen.in_check > 1000);
+    assert_true(seen.double_check > 10);
+    assert_true(seen.pinned > 1000);
+    assert_true(seen.king_in_hand > 1000);
+}
+
+static void check_round_trip(const struct variant *v,
+                             const struct serbest_state *st)
+{
+    char text[256], again[256], err[256];
+    struct serbest_state copy;
+    serbest_game.to_text(st, text, sizeof text);
+    if (serbest_game.from_text(&copy, v, text, err, sizeof err) != 0)
+        fail_msg("'%s' does not read back: %s", text, err);
+    serbest_game.to_text(&copy, again, sizeof again);
+    assert_string_equal(text, again);
+    assert_int_equal(serbest_game.hash(&copy), serbest_game.hash(st));
+}
+
+static void test_random_games_consistent(void **state)
+{
+    (void)state;
+    const char *variants[] = {"serbest", "serbest(kings_landing=9)",
+                              "serbest(stalemate=draw,no_capture_limit=5)",
+                              "serbest(adjacent_drop_check=1)"};
+    int reasons[REASON_COUNT] = {0};
+    for (int game = 0; game < 2000; game++) {
+        struct variant v;
+        variant_parse(variants[game % 4], &v, NULL, 0);
+        struct serbest_state st;
+        struct rng r;
+        rng_seed(&r, (uint64_t)game + 1000000);
+        serbest_game.init(&st, &v);
+        move_t moves[GAME_MAX_MOVES];
+        int n;
+        while ((n = serbest_game.legal_moves(&st, moves)) > 0) {
+            assert_true(n <= serbest_game.max_moves);
+            serbest_game.apply(&st, moves[rng_below(&r, (uint32_t)n)]);
+            if (!serbest_game.state_ok(&st))
+                fail_msg("game %d ply %u: state inconsistent", game, st.ply);
+            if (game % 10 == 0)
+                check_round_trip(&v, &st);
+        }
+        struct game_status s = serbest_game.status(&st);
+        assert_int_not_equal(s.outcome, GAME_ONGOING);
+        assert_int_not_equal(s.reason, REASON_NONE);
+        reasons[s.reason]++;
+    }
+    assert_true(reasons[REASON_KHAN] > 0);
+    assert_true(reasons[REASON_CHECKMATE] > 0);
+    assert_true(reasons[REASON_NO_CAPTURE] > 0);
+    assert_true(reasons[REASON_PLY_CAP] > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_differential_against_reference),
+        cmocka_unit_test(test_random_games_consistent),
+    };
+    return cmocka_run_group_tests_name("serbest_games", tests, NULL, NULL);
+}

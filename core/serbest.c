@@ -154,12 +154,11 @@ static void set_result(struct serbest_state *s, int winner, enum end_reason r)
 static void settle_status(struct serbest_state *s, int khan)
 {
     const int to_move = s->side, mover = to_move ^ 1;
-    move_t buf[GAME_MAX_MOVES];
     s->outcome = GAME_ONGOING;
     s->reason = REASON_NONE;
     if (khan) {
         set_result(s, mover, REASON_KHAN);
-    } else if (serbest_generate(s, buf, 1) == 0) {
+    } else if (!serbest_has_legal_move(s)) {
         if (serbest_in_check(s, to_move))
             set_result(s, mover, REASON_CHECKMATE);
         else if (s->stalemate == SERBEST_STALEMATE_LOSS)
@@ -195,7 +194,7 @@ static int serbest_legal_moves(const void *st, move_t *out)
     const struct serbest_state *s = st;
     if (s->outcome != GAME_ONGOING)
         return 0;
-    return serbest_generate(s, out, 0);
+    return serbest_generate(s, out);
 }
 
 static void serbest_apply(void *st, move_t m)

@@ -91,10 +91,13 @@ extern const struct game serbest_game;
 /* Shared between serbest.c and serbest_moves.c. */
 
 /* Writes the legal moves and drops of the side to move into out (at most
- * serbest_game.max_moves); with first_only, stops as soon as one is found.
- * Ignores whether the game is over. */
-int serbest_generate(const struct serbest_state *s, move_t *out,
-                     int first_only);
+ * serbest_game.max_moves) and returns how many. Ignores whether the game
+ * is over. */
+int serbest_generate(const struct serbest_state *s, move_t *out);
+
+/* Whether the side to move has a legal move or drop; far cheaper than
+ * serbest_generate, as it stops at the first it finds. */
+int serbest_has_legal_move(const struct serbest_state *s);
 
 /* Whether colour's king is on the board and attacked. */
 int serbest_in_check(const struct serbest_state *s, int colour);

@@ -252,6 +252,22 @@ static int filter_moves(const uint8_t *b, const struct king_safety *ks,
     return kept;
 }
 
+/* Legal moves of the non-king piece on `from`, given the checks and pins
+ * found from the king on ksq (0 if the king is in hand). */
+static int legal_piece_moves(const struct serbest_state *s,
+                             const struct king_safety *ks, int ksq, int from,
+                             move_t *out)
+{
+    int n = piece_moves(s->board, from, s->side, out);
+    int pin_step = 0;
+    for (int p = 0; p < ks->pinned_count; p++)
+        if (ks->pinned_sq[p] == from)
+            pin_step = ks->pin_step[p];
+    if (pin_step || ks->checkers)
+        n = filter_moves(s->board, ks, ksq, pin_step, out, n);
+    return n;
+}
+
 /* ---- drops ------------------------------------------------------------ */
 
 /* Kinds that, dropped on the square (dx, dy) away from an enemy king of the
@@ -287,19 +303,53 @@ static int drops_on(const struct serbest_state *s, int sq, const int *kinds,
     return n;
 }
 
+/* Marks in map every square colour's pieces attack (the board inside
+ * the border only). One pass over the pieces: cheaper than asking
+ * serbest_attacked for each of the up to 90 squares a king may drop on. */
+static void attack_map(const struct serbest_state *s, int colour,
+                       uint8_t map[SERBEST_SQUARES])
+{
+    const uint8_t *b = s->board;
+    memset(map, 0, SERBEST_SQUARES);
+    for (int i = 0; i < s->piece_count[colour]; i++) {
+        const int from = s->pieces[colour][i];
+        const int kind = SERBEST_KIND(b[from]);
+        const int *steps = king_steps;
+        int nsteps = 8, slides = 0;
+        switch (kind) {
+        case SERBEST_QUEEN: slides = 1; break;
+        case SERBEST_ROOK: steps = orthogonal, nsteps = 4, slides = 1; break;
+        case SERBEST_BISHOP: steps = diagonal, nsteps = 4, slides = 1; break;
+        case SERBEST_KNIGHT: steps = knight_jumps; break;
+        case SERBEST_PAWN: steps = pawn_captures[colour], nsteps = 2; break;
+        case SERBEST_SUBEDEI: steps = pawn_captures[colour], nsteps = 4; break;
+        default: break; /* king: the 8 steps, once */
+        }
+        for (int d = 0; d < nsteps; d++) {
+            int t = from + steps[d];
+            if (slides)
+                for (; b[t] == SERBEST_EMPTY; t += steps[d])
+                    map[t] = 1;
+            if (b[t] != SERBEST_OFF)
+                map[t] = 1;
+        }
+    }
+}
+
 /* King drops: ranks 1..kings_landing from the dropper's side, never onto
  * an attacked square. The dropper has no king on the board, so no check
  * or pin limits anything else. */
 static int king_drops(const struct serbest_state *s, move_t *out)
 {
     const int us = s->side;
+    uint8_t attacked[SERBEST_SQUARES];
+    attack_map(s, us ^ 1, attacked);
     int n = 0;
     for (int r = 0; r < s->kings_landing; r++) {
         int rank = us == SERBEST_WHITE ? r : 9 - r;
         for (int f = 0; f < 10; f++) {
             int sq = SERBEST_SQ(f, rank);
-            if (s->board[sq] == SERBEST_EMPTY
-                && !serbest_attacked(s, sq, us ^ 1, 0))
+            if (s->board[sq] == SERBEST_EMPTY && !attacked[sq])
                 out[n++] = SERBEST_DROP(SERBEST_KING, sq);
         }
     }
@@ -337,8 +387,7 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
 
 /* ---- all together ----------------------------------------------------- */
 
-int serbest_generate(const struct serbest_state *s, move_t *out,
-                     int first_only)
+int serbest_generate(const struct serbest_state *s, move_t *out)
 {
     const int us = s->side, ksq = s->king_sq[us];
     struct king_safety ks;
@@ -346,25 +395,43 @@ int serbest_generate(const struct serbest_state *s, move_t *out,
     if (ksq) {
         find_checks_and_pins(s, us, ksq, &ks);
         n = king_moves(s, ksq, us, out);
-        if (ks.checkers > 1 || (first_only && n))
+        if (ks.checkers > 1)
             return n;
     } else {
         memset(&ks, 0, sizeof ks);
     }
-    for (int i = 0; i < s->piece_count[us]; i++) {
-        int from = s->pieces[us][i];
-        if (from == ksq)
-            continue;
-        int k = piece_moves(s->board, from, us, out + n);
-        int pin_step = 0;
-        for (int p = 0; p < ks.pinned_count; p++)
-            if (ks.pinned_sq[p] == from)
-                pin_step = ks.pin_step[p];
-        if (pin_step || ks.checkers)
-            k = filter_moves(s->board, &ks, ksq, pin_step, out + n, k);
-        n += k;
-        if (first_only && n)
-            return n;
-    }
+    for (int i = 0; i < s->piece_count[us]; i++)
+        if (s->pieces[us][i] != ksq)
+            n += legal_piece_moves(s, &ks, ksq, s->pieces[us][i], out + n);
     return n + drops(s, &ks, ksq, out + n);
+}
+
+int serbest_has_legal_move(const struct serbest_state *s)
+{
+    const int us = s->side, ksq = s->king_sq[us];
+    struct king_safety ks;
+    move_t buf[GAME_MAX_MOVES];
+    memset(&ks, 0, sizeof ks);
+    if (ksq)
+        find_checks_and_pins(s, us, ksq, &ks);
+    /* Cheapest first: out of check, a drop of anything but the king is
+     * legal on almost every empty square. */
+    if (!ks.checkers) {
+        int kinds[SERBEST_KINDS], nkinds = 0;
+        for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
+            if (s->hand[us][k])
+                kinds[nkinds++] = k;
+        for (int sq = SERBEST_SQ(0, 0); nkinds && sq <= SERBEST_SQ(9, 9); sq++)
+            if (s->board[sq] == SERBEST_EMPTY
+                && drops_on(s, sq, kinds, nkinds, s->king_sq[us ^ 1], buf))
+                return 1;
+    }
+    if (ks.checkers < 2)
+        for (int i = 0; i < s->piece_count[us]; i++)
+            if (s->pieces[us][i] != ksq
+                && legal_piece_moves(s, &ks, ksq, s->pieces[us][i], buf))
+                return 1;
+    if (ksq && king_moves(s, ksq, us, buf) > 0)
+        return 1;
+    return ks.checkers < 2 && drops(s, &ks, ksq, buf) > 0;
 }

@@ -387,6 +387,16 @@ static void test_checkmate(void **state)
     setup(&st, "serbest", "K:j1 R:j2 B:i2 N:i1", "n", 'b');
     play(&st, "N@h2");
     expect_status(&st, GAME_WIN_SEAT1, REASON_CHECKMATE);
+    /* a check only an interposing drop can answer is no mate ... */
+    setup(&st, "serbest", "k:a10 R:j9", "Rn", 'w');
+    play(&st, "R@j10");
+    expect_status(&st, GAME_ONGOING, REASON_NONE);
+    assert_int_equal(count_moves(&st), 8);
+    assert_int_equal(count_prefixed(&st, "N@"), 8);
+    /* ... and without the knight in hand it is */
+    setup(&st, "serbest", "k:a10 R:j9", "R", 'w');
+    play(&st, "R@j10");
+    expect_status(&st, GAME_WIN_SEAT0, REASON_CHECKMATE);
     /* a check that a drop can block is no mate */
     setup(&st, "serbest", "k:a10 p:a9 p:b9", "Rn", 'w');
     play(&st, "R@j10");

@@ -42,7 +42,7 @@ static int same_moves(char (*a)[8], int na, char (*b)[8], int nb)
 }
 
 struct kinds_seen {
-    long positions, in_check, double_check, pinned, king_in_hand;
+    long positions, in_check, double_check, pinned, king_in_hand, mates;
 };
 
 /* Counts the enemy pieces giving check: each is tested alone, the others
@@ -110,7 +110,7 @@ static void compare_position(const struct variant *v,
     if (serbest_game.from_text(&fresh, v, text, err, sizeof err) != 0)
         fail_msg("%s: %s", text, err);
     move_t moves[GAME_MAX_MOVES];
-    int nf = serbest_generate(&fresh, moves, 0);
+    int nf = serbest_generate(&fresh, moves);
     for (int i = 0; i < nf; i++)
         serbest_game.move_to_text(&fresh, moves[i], fast[i], 8);
     qsort(fast, (size_t)nf, 8, cmp_text);
@@ -127,6 +127,8 @@ static void compare_position(const struct variant *v,
         }
         fail_msg("%s: fast has %d moves, reference %d", text, nf, nr);
     }
+    /* The early-exit test that settles mate and stalemate agrees too. */
+    assert_int_equal(serbest_has_legal_move(&fresh), nf > 0);
     if (nf == 0)
         return;
     int pick = (int)rng_below(r, (uint32_t)nf);
@@ -139,6 +141,28 @@ static void compare_position(const struct variant *v,
     if (!same_position(after, ref_after))
         fail_msg("%s + %s: fast %s, reference %s", text, fast[pick], after,
                  ref_after);
+}
+
+/* A game that ended in mate or stalemate has no moves for the reference
+ * either; one that ended otherwise had some. */
+static void check_final_position(const struct serbest_state *st,
+                                 const serbest_ref_params *p,
+                                 struct kinds_seen *seen)
+{
+    static char ref[SERBEST_REF_MAX_MOVES][8];
+    char text[256];
+    serbest_game.to_text(st, text, sizeof text);
+    enum end_reason why = serbest_game.status(st).reason;
+    int nr = serbest_ref_moves(text, p, ref, SERBEST_REF_MAX_MOVES);
+    int no_moves = why == REASON_CHECKMATE || why == REASON_STALEMATE;
+    if (no_moves != (nr == 0) && why != REASON_KHAN)
+        fail_msg("%s ended by %s, reference has %d moves", text,
+                 end_reason_name(why), nr);
+    if (no_moves) {
+        assert_int_equal(serbest_ref_in_check(text), why == REASON_CHECKMATE);
+        assert_int_equal(serbest_has_legal_move(st), 0);
+        seen->mates += why == REASON_CHECKMATE;
+    }
 }
 
 static void test_differential_against_reference(void **state)
@@ -167,17 +191,20 @@ static void test_differential_against_reference(void **state)
                 compare_position(&v, &p, &st, &r);
                 serbest_game.apply(&st, moves[rng_below(&r, (uint32_t)n)]);
             }
+            check_final_position(&st, &p, &seen);
         }
     }
     print_message("differential: %ld positions agree (%ld in check, %ld in "
                   "double check, %ld with a pinned piece, %ld with the king "
-                  "in hand)\n", seen.positions, seen.in_check,
-                  seen.double_check, seen.pinned, seen.king_in_hand);
+                  "in hand; %ld games ended in mate)\n", seen.positions,
+                  seen.in_check, seen.double_check, seen.pinned,
+                  seen.king_in_hand, seen.mates);
     assert_true(seen.positions >= 100000);
     assert_true(seen.in_check > 1000);
     assert_true(seen.double_check > 10);
     assert_true(seen.pinned > 1000);
     assert_true(seen.king_in_hand > 1000);
+    assert_true(seen.mates > 10);
 }
 
 static void check_round_trip(const struct variant *v,

@@ -1,10 +1,11 @@
 /*
- * variant.h -- rule variants as strings `game(key=value,...)`.
+ * variant.h -- specs `name(key=value,...)`: rule variants of games, and the
+ * same syntax for agents (`mcts(iterations=2000,c=1.4)`).
  *
- * Each game declares its parameters as a table of param_spec. A variant is
- * the game plus one integer value per parameter (an enum parameter stores the
- * index of its choice). The canonical form lists every key, sorted, with
- * defaults filled in; results are keyed by it.
+ * Each game (and each agent kind) declares its parameters as a table of
+ * param_spec. A variant is the game plus one integer value per parameter
+ * (an enum parameter stores the index of its choice). The canonical form
+ * lists every key, sorted, with defaults filled in; results are keyed by it.
  */
 #ifndef RULELAB_VARIANT_H
 #define RULELAB_VARIANT_H
@@ -13,13 +14,14 @@
 
 struct game;
 
-enum param_type { PARAM_INT, PARAM_BOOL, PARAM_ENUM };
+/* PARAM_REAL is for agents only; game parameters are whole numbers. */
+enum param_type { PARAM_INT, PARAM_BOOL, PARAM_ENUM, PARAM_REAL };
 
 struct param_spec {
     const char *name;
     enum param_type type;
-    int def; /* default value; for PARAM_ENUM the index into choices */
-    int min, max; /* PARAM_INT: allowed range, inclusive */
+    double def; /* default value; for PARAM_ENUM the index into choices */
+    double min, max; /* PARAM_INT, PARAM_REAL: allowed range, inclusive */
     const char *const *choices; /* PARAM_ENUM: NULL-terminated */
     const char *doc; /* one line */
 };
@@ -47,9 +49,29 @@ int variant_canonical(const struct variant *v, char *buf, size_t n);
 /* The value of parameter `name`; asserts that the game has it. */
 int variant_get(const struct variant *v, const char *name);
 
+/* ---- the spec syntax, shared with agents ---------------------------- */
+
+/* Splits text into its name and the text between its parentheses.
+ * *args is NULL when there are none ("mcts"), else [*args, *args_end).
+ * Returns 0, or -1 with an error for unbalanced or trailing text. */
+int spec_split(const char *text, char *name, size_t name_size,
+               const char **args, const char **args_end, char *err,
+               size_t errsz);
+
+/* Sets values[] to the defaults of params, then to the key=value pairs in
+ * [args, args_end) (args may be NULL). Errors name `owner` (the game or
+ * agent), the bad key or value, and what is allowed. Returns 0 or -1. */
+int spec_parse_args(const char *owner, const struct param_spec *params,
+                    int n_params, const char *args, const char *args_end,
+                    double *values, char *err, size_t errsz);
+
+/* Writes owner(key=value,...) with every key, sorted. Length or -1. */
+int spec_canonical(const char *owner, const struct param_spec *params,
+                   int n_params, const double *values, char *buf, size_t n);
+
 /* Writes a parameter's value as text (a choice name, or the number). */
-int variant_value_text(const struct param_spec *p, int value, char *buf,
-                       size_t n);
+int param_value_text(const struct param_spec *p, double value, char *buf,
+                     size_t n);
 
 /* Writes what a parameter allows ("0..100", "0 or 1", "corner|edge"). */
 int param_allowed_text(const struct param_spec *p, char *buf, size_t n);

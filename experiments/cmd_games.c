@@ -31,7 +31,7 @@ static int run_list(int argc, char **argv)
         for (int k = 0; k < g->n_params; k++) {
             const struct param_spec *p = &g->params[k];
             char def[64], allowed[256];
-            variant_value_text(p, p->def, def, sizeof def);
+            param_value_text(p, p->def, def, sizeof def);
             param_allowed_text(p, allowed, sizeof allowed);
             printf("  %-20s default %-10s allowed %-22s %s\n", p->name, def,
                    allowed, p->doc);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
 #include "serbest.h"
 #include "tafl.h"
 
@@ -159,19 +158,4 @@ uint64_t game_perft(const struct game *g, const void *st, int depth)
     uint64_t n = perft_rec(g, st, depth, buf);
     free(buf);
     return n;
-}
-
-int game_random_playout(const struct game *g, void *st, struct rng *r,
-                        int max_plies)
-{
-    move_t moves[GAME_MAX_MOVES];
-    int plies = 0;
-    while (max_plies <= 0 || plies < max_plies) {
-        int n = g->legal_moves(st, moves);
-        if (n == 0)
-            break;
-        g->apply(st, moves[rng_below(r, (uint32_t)n)]);
-        plies++;
-    }
-    return plies;
 }

@@ -123,12 +123,6 @@ int game_parse_move(const struct game *g, const void *st, const char *text,
 int game_setup(const struct variant *v, void *st, const char *position,
                const char *moves, char *err, size_t errsz);
 
-struct rng;
-/* Plays uniformly random legal moves on st until the game is over, or until
- * max_plies more plies when max_plies > 0. Returns the plies played. */
-int game_random_playout(const struct game *g, void *st, struct rng *r,
-                        int max_plies);
-
 /* Number of legal move sequences of length depth from st (a game that ended
  * earlier adds nothing). */
 uint64_t game_perft(const struct game *g, const void *st, int depth);

@@ -51,7 +51,11 @@ int cli_parse_int(const char *text, const char *what, long min, long max,
 int cli_setup(const char *variant_text, const char *position,
               const char *moves, struct variant *v, void *st);
 
-extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench;
+/* Draws the board of st as text on stdout. */
+void cli_draw_board(const struct game *g, const void *st);
+
+extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
+    cmd_play;
 
 /* Dispatches argv (argv[0] the program) to a command. */
 int cli_main(int argc, char **argv);

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent.h"
 #include "cli.h"
+#include "playout.h"
 #include "rng.h"
 
 #define SIGNATURE_PLAYOUTS 200
@@ -48,7 +50,7 @@ static void play_one(const struct game *g, const void *start, struct rng *r,
 {
     unsigned char st[GAME_MAX_STATE_SIZE];
     memcpy(st, start, g->state_size);
-    t->plies += (uint64_t)game_random_playout(g, st, r, 0);
+    t->plies += (uint64_t)playout_run(playout_policies[0], g, st, r, 0);
     struct game_status s = g->status(st);
     t->playouts++;
     t->outcomes[s.outcome]++;
@@ -93,8 +95,28 @@ static uint64_t signature(const struct game *g, const void *start)
     return t.plies;
 }
 
+/* MCTS iterations per second from the start position: one search with a
+ * wall-clock budget and no tree reuse. */
+static double mcts_rate(const struct game *g, const void *start,
+                        double seconds)
+{
+    char spec[128], err[512];
+    struct agent *a;
+    snprintf(spec, sizeof spec, "mcts(ms=%d,reuse=0)", (int)(seconds * 1000));
+    if (agent_create(spec, 1, &a, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab bench: %s\n", err);
+        return 0;
+    }
+    double t0 = now_seconds();
+    agent_choose(a, g, start);
+    double rate = (double)a->stats.iterations / (now_seconds() - t0);
+    agent_free(a);
+    return rate;
+}
+
 static void print_text(const char *variant, const struct bench_totals *t,
-                       int threads, double speedup, uint64_t sig)
+                       int threads, double speedup, uint64_t sig,
+                       double mcts_ips, double raw_ips)
 {
     printf("variant:          %s\n", variant);
     printf("signature:        %llu plies in %d seeded playouts\n",
@@ -112,6 +134,9 @@ static void print_text(const char *variant, const struct bench_totals *t,
            (unsigned long long)t->outcomes[GAME_WIN_SEAT0],
            (unsigned long long)t->outcomes[GAME_WIN_SEAT1],
            (unsigned long long)t->outcomes[GAME_DRAW]);
+    printf("mcts iterations per sec: %.0f (one thread; %.0f%% of the %.0f "
+           "playouts per sec that raw plies per sec / avg plies give)\n",
+           mcts_ips, 100.0 * mcts_ips / raw_ips, raw_ips);
     printf("reasons:         ");
     for (int i = 1; i < REASON_COUNT; i++)
         if (t->reasons[i])
@@ -121,18 +146,20 @@ static void print_text(const char *variant, const struct bench_totals *t,
 }
 
 static void print_json(const char *variant, const struct bench_totals *t,
-                       int threads, double speedup, uint64_t sig)
+                       int threads, double speedup, uint64_t sig,
+                       double mcts_ips, double raw_ips)
 {
     printf("{\"variant\": \"%s\", \"threads\": %d, \"seconds\": %.3f, "
            "\"playouts\": %llu, \"plies\": %llu, \"playouts_per_sec\": %.1f, "
            "\"plies_per_sec\": %.1f, \"avg_plies\": %.2f, \"speedup\": %.3f, "
-           "\"signature\": %llu, \"outcomes\": {\"seat0\": %llu, "
+           "\"signature\": %llu, \"mcts_iterations_per_sec\": %.1f, "
+           "\"mcts_ratio\": %.3f, \"outcomes\": {\"seat0\": %llu, "
            "\"seat1\": %llu, \"draw\": %llu}, \"reasons\": {",
            variant, threads, t->seconds, (unsigned long long)t->playouts,
            (unsigned long long)t->plies, (double)t->playouts / t->seconds,
            (double)t->plies / t->seconds,
            (double)t->plies / (double)t->playouts, speedup,
-           (unsigned long long)sig,
+           (unsigned long long)sig, mcts_ips, mcts_ips / raw_ips,
            (unsigned long long)t->outcomes[GAME_WIN_SEAT0],
            (unsigned long long)t->outcomes[GAME_WIN_SEAT1],
            (unsigned long long)t->outcomes[GAME_DRAW]);
@@ -182,6 +209,9 @@ static int run_bench(int argc, char **argv)
     uint64_t sig = signature(v.game, start);
     struct bench_totals t = timed_run(v.game, start, seconds, 1,
                                       (uint64_t)seed);
+    /* One-thread raw playouts per second: what MCTS could do at best. */
+    double raw_ips = (double)t.playouts / t.seconds;
+    double mcts_ips = mcts_rate(v.game, start, seconds);
     double speedup = 1.0;
     if (threads > 1) {
         double one = (double)t.plies / t.seconds;
@@ -189,9 +219,11 @@ static int run_bench(int argc, char **argv)
         speedup = ((double)t.plies / t.seconds) / one;
     }
     if (json)
-        print_json(canonical, &t, (int)threads, speedup, sig);
+        print_json(canonical, &t, (int)threads, speedup, sig, mcts_ips,
+                   raw_ips);
     else
-        print_text(canonical, &t, (int)threads, speedup, sig);
+        print_text(canonical, &t, (int)threads, speedup, sig, mcts_ips,
+                   raw_ips);
     return CLI_OK;
 }
 
@@ -202,11 +234,14 @@ const struct cli_command cmd_bench = {
     "Plays uniformly random games from the start of VARIANT and prints\n"
     "playouts and plies per second, the average game length and the\n"
     "outcomes. First a signature: the total plies of 200 playouts from fixed\n"
-    "seeds, which changes only when the game's behaviour changes.\n\n"
+    "seeds, which changes only when the game's behaviour changes. Then MCTS\n"
+    "iterations per second from the start position (one thread, S seconds),\n"
+    "beside the playouts per second that raw play allows.\n\n"
     "  --seconds S   how long to play (default 3)\n"
     "  --threads N   threads, each playing its own games (default 1); with\n"
     "                N > 1 a one-thread run comes first, for the speed-up\n"
     "  --seed N      seed of the timed run (default 1)\n"
     "  --json        one JSON object with playouts_per_sec, plies_per_sec,\n"
-    "                avg_plies, threads, speedup, signature, outcomes\n",
+    "                avg_plies, threads, speedup, signature,\n"
+    "                mcts_iterations_per_sec, mcts_ratio, outcomes\n",
     run_bench};

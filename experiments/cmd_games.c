@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
 #include "cli.h"
 
 /* ---- list ------------------------------------------------------------ */
@@ -38,15 +39,22 @@ static int run_list(int argc, char **argv)
         }
         printf("\n");
     }
+    if (!only) {
+        char kinds[4096];
+        agent_kinds_text(kinds, sizeof kinds);
+        printf("agents (rulelab play --agents SPEC0,SPEC1):\n%s", kinds);
+    }
     return CLI_OK;
 }
 
 const struct cli_command cmd_list = {
-    "list", "the games and their rule parameters",
+    "list", "the games and their rule parameters, and the agents",
     "usage: rulelab list [GAME]\n\n"
     "Lists every game (or one) with each rule parameter: its default, the\n"
     "values it allows and what it does. A variant is written\n"
-    "GAME(key=value,...), e.g. tafl(first=defenders,repetition_limit=2).\n",
+    "GAME(key=value,...), e.g. tafl(first=defenders,repetition_limit=2).\n"
+    "Without GAME, also every agent kind with its parameters; an agent is\n"
+    "written the same way, e.g. mcts(iterations=2000,c=1.4).\n",
     run_list};
 
 /* ---- perft ----------------------------------------------------------- */
@@ -107,7 +115,7 @@ const struct cli_command cmd_perft = {
 
 /* ---- show ------------------------------------------------------------ */
 
-static void draw_board(const struct game *g, const void *st)
+void cli_draw_board(const struct game *g, const void *st)
 {
     printf("    ");
     for (int f = 0; f < g->board_files; f++)
@@ -150,7 +158,7 @@ static int run_show(int argc, char **argv)
     printf("variant:  %s\n", text);
     g->to_text(st, text, sizeof text);
     printf("position: %s\n\n", text);
-    draw_board(g, st);
+    cli_draw_board(g, st);
     struct game_status s = g->status(st);
     int seat = g->to_move(st);
     if (s.outcome == GAME_ONGOING) {

@@ -26,7 +26,7 @@ check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
 check "no command"         2 "usage: rulelab"        -- "$bin"
 check "main help"          0 "perft"                 -- "$bin" --help
 check "unknown command"    2 "unknown command 'frob'" -- "$bin" frob
-for cmd in list perft show bench; do
+for cmd in list perft show bench play; do
     check "$cmd --help"    0 "usage: rulelab $cmd"   -- "$bin" "$cmd" --help
 done
 check "unknown option"     2 "unknown option '--bogus'" -- "$bin" perft tafl 1 --bogus
@@ -60,8 +60,29 @@ check "bench json"         0 '"plies_per_sec"'       -- "$bin" bench tafl --seco
 check "bench threads"      0 "speed-up"              -- "$bin" bench tafl --seconds 0.2 --threads 2
 check "bench bad seconds"  2 "--seconds must be"     -- "$bin" bench tafl --seconds -1
 
+check "list shows agents"  0 "mcts - UCT"            -- "$bin" list
+check "play"               0 "result: "              -- "$bin" play tafl --agents "random,mcts(iterations=20)"
+check "play needs agents"  2 "needs VARIANT and --agents" -- "$bin" play tafl
+check "play one agent"     2 "two specs"             -- "$bin" play tafl --agents random
+check "play bad agent"     1 "unknown agent 'alpha'" -- "$bin" play tafl --agents random,alpha
+check "play bad key"       1 "unknown key 'iters'"   -- "$bin" play tafl --agents "random,mcts(iters=3)"
+check "play --show"        0 "iterations"            -- "$bin" play "tafl(max_plies=4)" --agents "mcts(iterations=30),random" --show
+a=$("$bin" play serbest --agents "random,mcts(iterations=30)" --seed 9)
+b=$("$bin" play serbest --agents "random,mcts(iterations=30)" --seed 9)
+if [ "$a" = "$b" ]; then echo "ok   play same seed, same game"; pass=$((pass+1));
+else echo "FAIL play same seed gave two games"; fail=$((fail+1)); fi
+out=$(printf 'moves\nz9z9\nquit\n' | "$bin" play tafl --agents human,random 2>&1)
+if grep -q "legal moves (72)" <<<"$out" && grep -q "is not a tafl move" <<<"$out" \
+        && grep -q "game abandoned" <<<"$out"; then
+    echo "ok   play human"; pass=$((pass+1))
+else echo "FAIL play human:"; sed 's/^/    /' <<<"$out" | tail -5; fail=$((fail+1)); fi
+out=$(printf 'd1d3\n' | "$bin" play "tafl(max_plies=2)" --agents human,random 2>&1)
+if grep -q "1. seat 0 (attackers): d1d3" <<<"$out" && grep -q "result: draw by ply_cap" <<<"$out"; then
+    echo "ok   play human move"; pass=$((pass+1))
+else echo "FAIL play human move:"; sed 's/^/    /' <<<"$out" | tail -5; fail=$((fail+1)); fi
+
 json=$("$bin" bench tafl --seconds 0.2 --json)
-for key in playouts_per_sec plies_per_sec avg_plies threads; do
+for key in playouts_per_sec plies_per_sec avg_plies threads mcts_iterations_per_sec; do
     if grep -q "\"$key\"" <<<"$json"; then pass=$((pass+1)); echo "ok   json has $key";
     else fail=$((fail+1)); echo "FAIL json lacks $key: $json"; fi
 done

@@ -1,0 +1,73 @@
+/*
+ * agent.h -- players. An agent is made from a spec string such as `random`
+ * or `mcts(iterations=2000,c=1.4)` and a seed, chooses moves for states of
+ * any game through core/game.h alone, and is told every move actually
+ * played (so a search tree can be kept between moves).
+ *
+ * Every agent is deterministic given its spec and seed, unless its spec
+ * asks for a wall-clock budget.
+ */
+#ifndef RULELAB_AGENT_H
+#define RULELAB_AGENT_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+/* What the last choose() found; zeros for agents that do not search. */
+struct agent_stats {
+    uint64_t iterations; /* search iterations of the last move */
+    uint32_t nodes; /* nodes in the tree after it */
+    int depth; /* longest path from the root the search went down */
+    double value; /* chosen move's mean reward for the mover, 0..1 */
+    int proven; /* +1 proven win for the mover, -1 proven loss, 0 unknown */
+    int hit_cap; /* the node pool was full during the search */
+};
+
+/* One kind of agent: its parameters and its operations. `self` is the
+ * kind's own data. */
+struct agent_kind {
+    const char *name;
+    const char *doc; /* one line */
+    const struct param_spec *params;
+    int n_params;
+    /* Returns new agent data, or NULL when memory is short. */
+    void *(*create)(const double *values, uint64_t seed);
+    /* Chooses a legal move for st (the game must not be over). */
+    move_t (*choose)(void *self, const struct game *g, const void *st,
+                     struct agent_stats *stats);
+    /* Move m was played from st (by either side). May be NULL. */
+    void (*observe)(void *self, const struct game *g, const void *st,
+                    move_t m);
+    void (*destroy)(void *self);
+};
+
+struct agent {
+    const struct agent_kind *kind;
+    void *self;
+    struct agent_stats stats;
+    char spec[VARIANT_TEXT_MAX]; /* canonical spec */
+};
+
+/* Every agent kind, NULL-terminated. */
+extern const struct agent_kind *const agent_kinds[];
+
+/* Makes an agent from spec and seed. Returns 0, or -1 with a message in
+ * err that lists the kinds (unknown kind) or the parameters (bad key or
+ * value) or says memory was short. */
+int agent_create(const char *spec, uint64_t seed, struct agent **out,
+                 char *err, size_t errsz);
+
+move_t agent_choose(struct agent *a, const struct game *g, const void *st);
+
+/* Tells the agent that m was played from st; call it for every move of
+ * the game, the agent's own included. */
+void agent_observe(struct agent *a, const struct game *g, const void *st,
+                   move_t m);
+
+void agent_free(struct agent *a);
+
+/* Writes, one per line, each kind with its parameters and defaults. */
+int agent_kinds_text(char *buf, size_t n);
+
+#endif

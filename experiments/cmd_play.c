@@ -1,0 +1,195 @@
+/*
+ * cmd_play.c -- `rulelab play`: one game between two agents, or between a
+ * person at the terminal and an agent, printed move by move.
+ *
+ * The person is not an agent kind (agents know nothing of terminals): the
+ * spec `human` makes this command read that seat's moves from stdin.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "cli.h"
+#include "rng.h"
+
+#define HUMAN NULL /* a seat whose agent is NULL is played from stdin */
+
+/* Splits "a(x=1,y=2),b" at the comma outside parentheses into two specs. */
+static int split_agents(const char *text, char *first, char *second,
+                        size_t n)
+{
+    int depth = 0;
+    for (const char *c = text; *c; c++) {
+        depth += (*c == '(') - (*c == ')');
+        if (*c == ',' && depth == 0) {
+            size_t len = (size_t)(c - text);
+            if (len >= n || strlen(c + 1) >= n)
+                return -1;
+            memcpy(first, text, len);
+            first[len] = '\0';
+            strcpy(second, c + 1);
+            return strchr(second, ',') && !strchr(second, '(') ? -1 : 0;
+        }
+    }
+    return -1;
+}
+
+static void print_legal_moves(const struct game *g, const void *st)
+{
+    move_t moves[GAME_MAX_MOVES];
+    int n = g->legal_moves(st, moves);
+    printf("legal moves (%d):", n);
+    for (int i = 0; i < n; i++) {
+        char text[32];
+        g->move_to_text(st, moves[i], text, sizeof text);
+        printf("%s%s", i % 12 == 0 ? "\n  " : " ", text);
+    }
+    printf("\n");
+}
+
+/* Reads a legal move for the person to move. Returns 0, or -1 at end of
+ * input or on "quit". */
+static int read_human_move(const struct game *g, const void *st, move_t *m)
+{
+    char line[256], err[256];
+    for (;;) {
+        printf("your move as %s (or 'moves', 'quit'): ",
+               g->seat_side(st, g->to_move(st)));
+        fflush(stdout);
+        if (!fgets(line, sizeof line, stdin))
+            return -1;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *text = line + strspn(line, " \t");
+        if (strcmp(text, "quit") == 0)
+            return -1;
+        if (strcmp(text, "moves") == 0 || strcmp(text, "?") == 0) {
+            print_legal_moves(g, st);
+            continue;
+        }
+        if (*text && game_parse_move(g, st, text, m, err, sizeof err) == 0)
+            return 0;
+        printf("%s\n", *text ? err : "type a move, e.g. one from 'moves'");
+    }
+}
+
+static void print_stats(const struct agent *a)
+{
+    const struct agent_stats *s = &a->stats;
+    if (!s->iterations)
+        return;
+    printf("    %llu iterations, %u nodes, depth %d, value %.3f%s%s\n",
+           (unsigned long long)s->iterations, s->nodes, s->depth, s->value,
+           s->proven > 0 ? ", proven win" : s->proven < 0 ? ", proven loss" : "",
+           s->hit_cap ? ", node pool full" : "");
+}
+
+/* Plays the game out; returns CLI_OK, or CLI_FAIL if a person quit. */
+static int play_game(const struct game *g, void *st, struct agent *seats[2],
+                     int show)
+{
+    char text[VARIANT_TEXT_MAX];
+    for (int ply = 1; g->status(st).outcome == GAME_ONGOING; ply++) {
+        int seat = g->to_move(st);
+        move_t m;
+        if (seats[seat] == HUMAN) {
+            if (show || ply == 1)
+                cli_draw_board(g, st);
+            if (read_human_move(g, st, &m) != 0) {
+                printf("game abandoned\n");
+                return CLI_FAIL;
+            }
+        } else {
+            m = agent_choose(seats[seat], g, st);
+        }
+        g->move_to_text(st, m, text, sizeof text);
+        printf("%3d. seat %d (%s): %s\n", ply, seat, g->seat_side(st, seat),
+               text);
+        if (show && seats[seat] != HUMAN)
+            print_stats(seats[seat]);
+        for (int i = 0; i < 2; i++)
+            if (seats[i] != HUMAN)
+                agent_observe(seats[i], g, st, m);
+        g->apply(st, m);
+        if (show)
+            cli_draw_board(g, st);
+    }
+    struct game_status s = g->status(st);
+    printf("result: %s by %s", game_outcome_name(s.outcome),
+           end_reason_name(s.reason));
+    if (s.outcome == GAME_WIN_SEAT0 || s.outcome == GAME_WIN_SEAT1) {
+        int w = s.outcome == GAME_WIN_SEAT0 ? 0 : 1;
+        printf(" (%s, %s)", g->seat_side(st, w),
+               seats[w] == HUMAN ? "human" : seats[w]->spec);
+    }
+    printf("\n");
+    return CLI_OK;
+}
+
+static int run_play(int argc, char **argv)
+{
+    const char *agents_text = NULL, *seed_text = "1", *position = NULL;
+    const char *moves = NULL, *pos[1];
+    int show = 0, npos;
+    const struct cli_option opts[] = {{"--agents", &agents_text, NULL},
+                                      {"--seed", &seed_text, NULL},
+                                      {"--position", &position, NULL},
+                                      {"--moves", &moves, NULL},
+                                      {"--show", NULL, &show},
+                                      {NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_play);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1 || !agents_text)
+        return cli_usage_error(&cmd_play, "needs VARIANT and --agents "
+                               "SPEC0,SPEC1");
+    char specs[2][VARIANT_TEXT_MAX];
+    if (split_agents(agents_text, specs[0], specs[1], sizeof specs[0]) != 0)
+        return cli_usage_error(&cmd_play, "--agents needs two specs separated "
+                               "by a comma, e.g. random,mcts(iterations=500)");
+    long seed;
+    if (cli_parse_int(seed_text, "--seed", 0, 0x7fffffffL, &seed) != 0)
+        return CLI_USAGE;
+    struct variant v;
+    unsigned char st[GAME_MAX_STATE_SIZE];
+    if (cli_setup(pos[0], position, moves, &v, st) != 0)
+        return CLI_FAIL;
+    struct agent *seats[2] = {HUMAN, HUMAN};
+    for (int i = 0; i < 2; i++) {
+        char err[4096];
+        uint64_t x = (uint64_t)seed * 2 + (uint64_t)i;
+        if (strcmp(specs[i], "human") == 0)
+            continue;
+        if (agent_create(specs[i], rng_splitmix64(&x), &seats[i], err,
+                         sizeof err) != 0) {
+            fprintf(stderr, "rulelab play: seat %d: %s\n", i, err);
+            agent_free(seats[0]);
+            return CLI_FAIL;
+        }
+    }
+    char canonical[VARIANT_TEXT_MAX];
+    variant_canonical(&v, canonical, sizeof canonical);
+    printf("variant: %s\n", canonical);
+    for (int i = 0; i < 2; i++)
+        printf("seat %d (%s): %s\n", i, v.game->seat_side(st, i),
+               seats[i] ? seats[i]->spec : "human");
+    rc = play_game(v.game, st, seats, show);
+    agent_free(seats[0]);
+    agent_free(seats[1]);
+    return rc;
+}
+
+const struct cli_command cmd_play = {
+    "play", "play one game between two agents (or you and an agent)",
+    "usage: rulelab play VARIANT --agents SPEC0,SPEC1 [--seed N] [--show]\n"
+    "                    [--position TEXT] [--moves \"m1 m2 ...\"]\n\n"
+    "Plays one game of VARIANT; seat 0 (SPEC0) moves first. Prints every\n"
+    "move in the game's notation and the result with its reason.\n\n"
+    "  --agents A,B     agent specs, e.g. random,mcts(iterations=2000,c=1.4);\n"
+    "                   `human` plays a seat from the terminal ('moves' lists\n"
+    "                   the legal moves); `rulelab list` shows every agent\n"
+    "  --seed N         seed of both agents (default 1): same seed, same game\n"
+    "  --show           the board after each move and the search statistics\n"
+    "  --position TEXT  start from this position instead\n"
+    "  --moves LIST     play these moves first\n",
+    run_play};

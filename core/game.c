@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jetan.h"
 #include "serbest.h"
 #include "tafl.h"
 
-const struct game *const game_list[] = {&serbest_game, &tafl_game, NULL};
+const struct game *const game_list[] = {&serbest_game, &jetan_game,
+                                        &tafl_game, NULL};
 
 const struct game *game_find(const char *name)
 {

@@ -1,0 +1,220 @@
+/*
+ * jetan_moves.c -- Jetan move generation: which squares each piece
+ * reaches, the Princess's safety and escape, and the attack sets.
+ *
+ * No path is walked here. A build-time program (jetan_tables_gen.c) walks
+ * every path of every piece once and writes `static const` tables into the
+ * build directory (jetan_tables.inc, included below), so the core has no
+ * start-up code and no global that changes. Per piece kind and square:
+ * pieces that cannot be blocked (the 1-step Panthan, the jumping Flier,
+ * Princess and jumping Thoat) have one destination set; walkers list their
+ * first squares (and second squares) with the destinations reached through
+ * them, and the generator ORs the sets whose squares are empty. So a square
+ * reached by several paths is one move for free, and a piece's moves cost a
+ * handful of table reads and bit operations. Sets are 128-bit integers, bit
+ * sq for square sq.
+ */
+#include <string.h>
+
+#include "jetan.h"
+
+__extension__ typedef unsigned __int128 jt_bb;
+#define JT_BB(hi, lo) (((jt_bb)(hi) << 64) | (jt_bb)(lo))
+
+/* A 2-step walker on one square: the destinations through mid[i], open
+ * when mid[i] is empty. */
+struct jt_walk2 {
+    jt_bb dest[8];
+    uint8_t n;
+    uint8_t mid[8];
+};
+
+/* A 3-step walker on one square: the destinations through s1[i] then
+ * s2[i][j], open when both are empty. */
+struct jt_walk3_dwar {
+    jt_bb dest[4][3];
+    uint8_t n1;
+    uint8_t s1[4];
+    uint8_t n2[4];
+    uint8_t s2[4][3];
+};
+
+struct jt_walk3_chief {
+    jt_bb dest[8][7];
+    uint8_t n1;
+    uint8_t s1[8];
+    uint8_t n2[8];
+    uint8_t s2[8][7];
+};
+
+#include "jetan_tables.inc"
+
+/* The 100 squares of the board. */
+#define BOARD_MASK JT_BB(0xfffffffffULL, ~0ULL)
+
+static inline jt_bb occupancy(const struct jetan_state *s, int side)
+{
+    return JT_BB(s->occ[side][1], s->occ[side][0]);
+}
+
+static inline jt_bb walk2(const struct jt_walk2 *w, const uint8_t *board)
+{
+    jt_bb r = 0;
+    for (int i = 0; i < w->n; i++)
+        if (!board[w->mid[i]])
+            r |= w->dest[i];
+    return r;
+}
+
+static inline jt_bb walk3_dwar(const struct jt_walk3_dwar *w,
+                               const uint8_t *board)
+{
+    jt_bb r = 0;
+    for (int i = 0; i < w->n1; i++) {
+        if (board[w->s1[i]])
+            continue;
+        for (int j = 0; j < w->n2[i]; j++)
+            if (!board[w->s2[i][j]])
+                r |= w->dest[i][j];
+    }
+    return r;
+}
+
+static inline jt_bb walk3_chief(const struct jt_walk3_chief *w,
+                                const uint8_t *board)
+{
+    jt_bb r = 0;
+    for (int i = 0; i < w->n1; i++) {
+        if (board[w->s1[i]])
+            continue;
+        for (int j = 0; j < w->n2[i]; j++)
+            if (!board[w->s2[i][j]])
+                r |= w->dest[i][j];
+    }
+    return r;
+}
+
+/* The squares the piece of `kind` and `side` on sq could move to if each
+ * of them were empty or held an enemy piece, on `board`. */
+static inline jt_bb reach(const struct jetan_state *s, const uint8_t *board,
+                          int sq, int kind, int side)
+{
+    switch (kind) {
+    case JETAN_CHIEF: return walk3_chief(&jt_chief[sq], board);
+    case JETAN_PRINCESS: return jt_princess[sq];
+    case JETAN_FLIER: return jt_flier[sq];
+    case JETAN_DWAR: return walk3_dwar(&jt_dwar[sq], board);
+    case JETAN_PADWAR: return walk2(&jt_padwar[sq], board);
+    case JETAN_WARRIOR: return walk2(&jt_warrior[sq], board);
+    case JETAN_THOAT:
+        return s->thoat_jumps ? jt_thoat_jump[sq]
+                              : walk2(&jt_thoat[sq], board);
+    default: return jt_panthan[side][sq];
+    }
+}
+
+static jt_bb attacked_by(const struct jetan_state *s, int side, int removed)
+{
+    uint8_t board[JETAN_SQUARES];
+    memcpy(board, s->board, sizeof board);
+    if (removed != JETAN_NO_SQUARE)
+        board[removed] = 0;
+    jt_bb r = 0;
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t w = s->occ[side][half]; w; w &= w - 1) {
+            int sq = half * 64 + __builtin_ctzll(w);
+            if (sq == removed)
+                continue;
+            int kind = JETAN_KIND_OF(board[sq]);
+            if (kind != JETAN_PRINCESS)
+                r |= reach(s, board, sq, kind, side);
+        }
+    }
+    return r;
+}
+
+void jetan_attacks(const struct jetan_state *s, int side, int removed,
+                   uint64_t out[2])
+{
+    jt_bb r = attacked_by(s, side, removed);
+    out[0] = (uint64_t)r;
+    out[1] = (uint64_t)(r >> 64);
+}
+
+static inline int emit(move_t *out, int n, int from, jt_bb targets,
+                       move_t flag)
+{
+    const move_t base = (move_t)from | flag;
+    for (uint64_t lo = (uint64_t)targets; lo; lo &= lo - 1)
+        out[n++] = base | (move_t)__builtin_ctzll(lo) << 7;
+    for (uint64_t hi = (uint64_t)(targets >> 64); hi; hi &= hi - 1)
+        out[n++] = base | (move_t)(64 + __builtin_ctzll(hi)) << 7;
+    return n;
+}
+
+/* The Princess's normal targets and escape targets for the side to move. */
+static void princess_targets(const struct jetan_state *s, int ps, jt_bb all,
+                             jt_bb *normal, jt_bb *escape)
+{
+    const int side = s->side;
+    const int can_escape = s->escape[side]
+                           && s->princess_escape != JETAN_ESCAPE_OFF;
+    const int escape_safe = s->princess_safe
+                            || s->princess_escape == JETAN_ESCAPE_SAFE;
+    jt_bb unsafe = 0;
+    if (s->princess_safe || (can_escape && escape_safe))
+        unsafe = attacked_by(s, side ^ 1, ps);
+    *normal = jt_princess[ps] & ~all;
+    if (s->princess_safe)
+        *normal &= ~unsafe;
+    *escape = 0;
+    if (can_escape)
+        *escape = BOARD_MASK & ~all & (escape_safe ? ~unsafe : ~(jt_bb)0);
+}
+
+int jetan_generate(const struct jetan_state *s, move_t *out)
+{
+    const int side = s->side;
+    const jt_bb own = occupancy(s, side);
+    const jt_bb all = own | occupancy(s, side ^ 1);
+    int n = 0;
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t w = s->occ[side][half]; w; w &= w - 1) {
+            int sq = half * 64 + __builtin_ctzll(w);
+            int kind = JETAN_KIND_OF(s->board[sq]);
+            if (kind != JETAN_PRINCESS)
+                n = emit(out, n, sq, reach(s, s->board, sq, kind, side) & ~own,
+                         0);
+        }
+    }
+    const int ps = s->princess_sq[side];
+    if (ps != JETAN_NO_SQUARE) {
+        jt_bb normal, escape;
+        princess_targets(s, ps, all, &normal, &escape);
+        n = emit(out, n, ps, normal, 0);
+        n = emit(out, n, ps, escape, JETAN_MOVE(0, 0, 1));
+    }
+    return n;
+}
+
+int jetan_has_move(const struct jetan_state *s)
+{
+    const int side = s->side;
+    const jt_bb own = occupancy(s, side);
+    const jt_bb all = own | occupancy(s, side ^ 1);
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t w = s->occ[side][half]; w; w &= w - 1) {
+            int sq = half * 64 + __builtin_ctzll(w);
+            int kind = JETAN_KIND_OF(s->board[sq]);
+            if (kind != JETAN_PRINCESS
+                && (reach(s, s->board, sq, kind, side) & ~own))
+                return 1;
+        }
+    }
+    const int ps = s->princess_sq[side];
+    if (ps == JETAN_NO_SQUARE)
+        return 0;
+    jt_bb normal, escape;
+    princess_targets(s, ps, all, &normal, &escape);
+    return (normal | escape) != 0;
+}

@@ -1,0 +1,297 @@
+/*
+ * test_jetan_games.c -- Jetan over many seeded random games:
+ *  - after every move the incremental hash, occupancy and counts equal the
+ *    ones recomputed from scratch, the position text round-trips, and every
+ *    game ends with a reason (10,000 games over seven settings, two of
+ *    them from a sparse position where the endgame countdown runs);
+ *  - differential: the fast generator and apply agree with the naive
+ *    reference in tests/ref/jetan_ref.c (written apart, from RULES.md
+ *    alone, enumerating every step path literally) on at least 100,000
+ *    positions of random games under each parameter setting the reference
+ *    knows: defaults, thoat_jumps=1, princess_escape=off,
+ *    princess_escape=safe, princess_safe=1.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "game.h"
+#include "jetan.h"
+#include "jetan_ref.h"
+#include "rng.h"
+
+static void check_round_trip(const struct variant *v,
+                             const struct jetan_state *st)
+{
+    char text[160], again[160], err[256];
+    struct jetan_state copy;
+    assert_true(jetan_game.to_text(st, text, sizeof text) > 0);
+    if (jetan_game.from_text(&copy, v, text, err, sizeof err) != 0)
+        fail_msg("'%s' does not read back: %s", text, err);
+    jetan_game.to_text(&copy, again, sizeof again);
+    assert_string_equal(text, again);
+    assert_int_equal(jetan_game.hash(&copy), jetan_game.hash(st));
+    assert_true(jetan_game.state_ok(&copy));
+    /* an ongoing game reads back ongoing (a finished one may read back
+     * with another reason: the text does not say who took a Chief) */
+    if (jetan_game.status(st).outcome == GAME_ONGOING)
+        assert_int_equal(jetan_game.status(&copy).outcome, GAME_ONGOING);
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+static void test_random_games_consistent(void **state)
+{
+    (void)state;
+    /* the last two start from a sparse position, so that the endgame
+     * countdown comes into play */
+    const char *sparse = "3dpc4/4nn4/10/10/10/10/10/10/4NN4/3DCP4 b Pp";
+    const struct { const char *variant, *position; } configs[] = {
+        {"jetan", NULL},
+        {"jetan(first=orange)", NULL},
+        {"jetan(thoat_jumps=1,princess_escape=off)", NULL},
+        {"jetan(princess_escape=safe,endgame_equal_value=1)", NULL},
+        {"jetan(princess_safe=1,max_plies=60)", NULL},
+        {"jetan", sparse},
+        {"jetan(endgame_equal_value=1,princess_escape=off)", sparse},
+    };
+    const int n_configs = (int)(sizeof configs / sizeof *configs);
+    int reasons[REASON_COUNT] = {0};
+    long plies = 0;
+    for (int game = 0; game < 10000; game++) {
+        struct variant v;
+        struct jetan_state st;
+        char err[256];
+        assert_int_equal(variant_parse(configs[game % n_configs].variant, &v,
+                                       NULL, 0), 0);
+        assert_int_equal(game_setup(&v, &st, configs[game % n_configs].position,
+                                    NULL, err, sizeof err), 0);
+        struct rng r;
+        rng_seed(&r, (uint64_t)game);
+        move_t moves[GAME_MAX_MOVES];
+        int n;
+        while ((n = jetan_game.legal_moves(&st, moves)) > 0) {
+            assert_true(n <= jetan_game.max_moves);
+            if (game % 50 == 0) { /* no move twice */
+                char text[GAME_MAX_MOVES][8];
+                for (int i = 0; i < n; i++)
+                    jetan_game.move_to_text(&st, moves[i], text[i], 8);
+                qsort(text, (size_t)n, 8, cmp_text);
+                for (int i = 1; i < n; i++)
+                    if (strcmp(text[i - 1], text[i]) == 0)
+                        fail_msg("game %d: %s twice", game, text[i]);
+            }
+            jetan_game.apply(&st, moves[rng_below(&r, (uint32_t)n)]);
+            plies++;
+            if (!jetan_game.state_ok(&st))
+                fail_msg("game %d ply %u: state inconsistent", game, st.ply);
+            if (game % 10 == 0)
+                check_round_trip(&v, &st);
+        }
+        struct game_status s = jetan_game.status(&st);
+        assert_int_not_equal(s.outcome, GAME_ONGOING);
+        assert_int_not_equal(s.reason, REASON_NONE);
+        reasons[s.reason]++;
+    }
+    print_message("random games: 10000 games, %ld plies; princess_captured "
+                  "%d, chief_captured %d, chief_captured_by_other %d, "
+                  "endgame_countdown %d, no_moves %d, ply_cap %d\n", plies,
+                  reasons[REASON_PRINCESS_CAPTURED],
+                  reasons[REASON_CHIEF_CAPTURED],
+                  reasons[REASON_CHIEF_CAPTURED_BY_OTHER],
+                  reasons[REASON_ENDGAME_COUNTDOWN], reasons[REASON_NO_MOVES],
+                  reasons[REASON_PLY_CAP]);
+    assert_true(reasons[REASON_PRINCESS_CAPTURED] > 0);
+    assert_true(reasons[REASON_CHIEF_CAPTURED] > 0);
+    assert_true(reasons[REASON_CHIEF_CAPTURED_BY_OTHER] > 0);
+    assert_true(reasons[REASON_PLY_CAP] > 0);
+    assert_true(reasons[REASON_ENDGAME_COUNTDOWN] > 0);
+}
+
+/* Move text (at most 7 characters) packed into an integer whose order
+ * is strcmp's, so sorting and comparing move lists is cheap. */
+static uint64_t text_key(const char *text)
+{
+    uint64_t k = 0;
+    size_t len = strlen(text);
+    for (size_t i = 0; i < 8; i++)
+        k = k << 8 | (i < len ? (unsigned char)text[i] : 0u);
+    return k;
+}
+
+static void key_text(uint64_t k, char *out)
+{
+    for (int i = 0; i < 8; i++)
+        out[i] = (char)(k >> (56 - 8 * i));
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The first three fields (board, side, escapes) of a position text. */
+static void three_fields(const char *text, char *out, size_t n)
+{
+    size_t len = 0;
+    for (int spaces = 0; text[len]; len++)
+        if (text[len] == ' ' && ++spaces == 3)
+            break;
+    snprintf(out, n, "%.*s", (int)len, text);
+}
+
+static int has_letter(const char *text, char c)
+{
+    return memchr(text, c, strcspn(text, " ")) != NULL;
+}
+
+/* The ending the fast engine must report after `move` took what the
+ * reference's board `after` no longer holds. */
+static void check_ending(const struct jetan_state *st, const char *after,
+                         int mover_is_chief, const char *what)
+{
+    enum end_reason why = jetan_game.status(st).reason;
+    enum end_reason expected = REASON_NONE;
+    if (!has_letter(after, 'P') || !has_letter(after, 'p'))
+        expected = REASON_PRINCESS_CAPTURED;
+    else if (!has_letter(after, 'C') || !has_letter(after, 'c'))
+        expected = mover_is_chief ? REASON_CHIEF_CAPTURED
+                                  : REASON_CHIEF_CAPTURED_BY_OTHER;
+    if (expected != REASON_NONE ? why != expected
+        : (why == REASON_PRINCESS_CAPTURED || why == REASON_CHIEF_CAPTURED
+           || why == REASON_CHIEF_CAPTURED_BY_OTHER))
+        fail_msg("%s: fast ends with %s, expected %s", what,
+                 end_reason_name(why), end_reason_name(expected));
+}
+
+/* Plays one random game under v, comparing with the reference at every
+ * position. Moves are compared as text, sorted. The result of a move is
+ * compared with jetan_ref_apply under `relaxed` (p without the Princess's
+ * safety rules, which only remove moves and change nothing in how a move
+ * is played), since the reference's apply first lists the legal moves and
+ * under the safety rules that is its slowest part. Returns the number of
+ * positions compared. */
+static int differential_game(const struct variant *v,
+                             const jetan_ref_params *p,
+                             const jetan_ref_params *relaxed, uint64_t seed)
+{
+    static char ref[JETAN_REF_MAX_MOVES][8];
+    uint64_t fast_keys[GAME_MAX_MOVES], ref_keys[JETAN_REF_MAX_MOVES];
+    struct jetan_state st;
+    struct rng r;
+    rng_seed(&r, seed);
+    jetan_game.init(&st, v);
+    int positions = 0;
+    while (jetan_game.status(&st).outcome == GAME_ONGOING) {
+        char text[160], after[160], ref_after[160], err[256];
+        jetan_game.to_text(&st, text, sizeof text);
+        /* the engine's moves for the text read fresh */
+        struct jetan_state fresh;
+        if (jetan_game.from_text(&fresh, v, text, err, sizeof err) != 0)
+            fail_msg("%s: %s", text, err);
+        move_t moves[GAME_MAX_MOVES];
+        int nf = jetan_game.legal_moves(&fresh, moves);
+        for (int i = 0; i < nf; i++) {
+            char mt[8];
+            jetan_game.move_to_text(&fresh, moves[i], mt, sizeof mt);
+            fast_keys[i] = text_key(mt);
+        }
+        qsort(fast_keys, (size_t)nf, sizeof *fast_keys, cmp_key);
+        int nr = jetan_ref_moves(text, p, ref, JETAN_REF_MAX_MOVES);
+        for (int i = 0; i < nr; i++)
+            ref_keys[i] = text_key(ref[i]);
+        int i = 0;
+        while (i < nf && i < nr && fast_keys[i] == ref_keys[i])
+            i++;
+        if (nf != nr || i != nf) {
+            char a[9] = "-", b[9] = "-";
+            if (i < nf)
+                key_text(fast_keys[i], a);
+            if (i < nr)
+                key_text(ref_keys[i], b);
+            a[8] = b[8] = '\0';
+            fail_msg("%s: fast has %d moves, reference %d; first "
+                     "difference: fast %s, reference %s", text, nf, nr, a, b);
+        }
+        positions++;
+        /* Play a random move on the fresh copy and compare the results. */
+        char mt[9];
+        key_text(fast_keys[rng_below(&r, (uint32_t)nf)], mt);
+        mt[8] = '\0';
+        move_t m;
+        assert_int_equal(jetan_game.move_from_text(&fresh, mt, &m), 0);
+        int mover_is_chief =
+            JETAN_KIND_OF(fresh.board[JETAN_FROM(m)]) == JETAN_CHIEF;
+        jetan_game.apply(&fresh, m);
+        char ours[160], theirs[160];
+        jetan_game.to_text(&fresh, after, sizeof after);
+        assert_int_equal(jetan_ref_apply(text, relaxed, mt, ref_after,
+                                         sizeof ref_after), 0);
+        three_fields(after, ours, sizeof ours);
+        three_fields(ref_after, theirs, sizeof theirs);
+        if (strcmp(ours, theirs) != 0)
+            fail_msg("%s + %s: fast %s, reference %s", text, mt, ours,
+                     theirs);
+        char what[200];
+        snprintf(what, sizeof what, "%s + %s", text, mt);
+        check_ending(&fresh, ref_after, mover_is_chief, what);
+        /* Go on in the real game; it must agree with the fresh copy. */
+        jetan_game.apply(&st, m);
+        assert_int_equal(jetan_game.hash(&st), jetan_game.hash(&fresh));
+    }
+    return positions;
+}
+
+static void test_differential_against_reference(void **state)
+{
+    (void)state;
+    const struct {
+        const char *variant;
+        jetan_ref_params p; /* thoat_jumps, princess_safe, princess_escape */
+    } settings[] = {
+        {"jetan", {0, 0, 0}},
+        {"jetan(thoat_jumps=1)", {1, 0, 0}},
+        {"jetan(princess_escape=off)", {0, 0, 2}},
+        {"jetan(princess_escape=safe)", {0, 0, 1}},
+        {"jetan(princess_safe=1)", {0, 1, 0}},
+    };
+    const long per_setting = 100000;
+    for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) {
+        struct variant v;
+        char err[256];
+        if (variant_parse(settings[i].variant, &v, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        long positions = 0;
+        int games = 0;
+        while (positions < per_setting) {
+            jetan_ref_params relaxed = settings[i].p;
+            relaxed.princess_safe = 0;
+            if (relaxed.princess_escape == 1)
+                relaxed.princess_escape = 0;
+            positions += differential_game(&v, &settings[i].p, &relaxed,
+                                           1000003u * (i + 1) + (uint64_t)games);
+            games++;
+        }
+        print_message("differential %s: %ld positions in %d games agree\n",
+                      settings[i].variant, positions, games);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_games_consistent),
+        cmocka_unit_test(test_differential_against_reference),
+    };
+    return cmocka_run_group_tests_name("jetan_games", tests, NULL, NULL);
+}

@@ -45,11 +45,11 @@ struct mcts {
     /* the position at the root of the tree (index 0), if any */
     const struct game *game;
     int have_root;
-    unsigned char root_state[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char root_state[GAME_MAX_STATE_SIZE];
 
     /* scratch for one iteration */
-    unsigned char state[GAME_MAX_STATE_SIZE];
-    unsigned char probe[GAME_MAX_STATE_SIZE]; /* for decisive moves */
+    _Alignas(GAME_STATE_ALIGN) unsigned char state[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char probe[GAME_MAX_STATE_SIZE]; /* for decisive moves */
     move_t moves[GAME_MAX_MOVES];
     uint32_t path[MAX_PATH];
     int mover[MAX_PATH]; /* seat that made the move into path[k] */

@@ -139,7 +139,7 @@ static uint64_t perft_rec(const struct game *g, const void *st, int depth,
     int n = g->legal_moves(st, buf);
     if (depth == 1)
         return (uint64_t)n;
-    unsigned char child[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         memcpy(child, st, g->state_size);

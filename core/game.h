@@ -25,6 +25,9 @@ typedef uint32_t move_t;
  * (each game's own max_moves and state_size are checked in the tests). */
 #define GAME_MAX_MOVES 2048
 #define GAME_MAX_STATE_SIZE 8192
+/* States hold 64-bit fields: a buffer for any state is declared
+ * `_Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE]`. */
+#define GAME_STATE_ALIGN 16
 
 enum game_outcome {
     GAME_ONGOING = 0,

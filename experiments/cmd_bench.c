@@ -48,7 +48,7 @@ static void add_totals(struct bench_totals *into, const struct bench_totals *t)
 static void play_one(const struct game *g, const void *start, struct rng *r,
                      struct bench_totals *t)
 {
-    unsigned char st[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     memcpy(st, start, g->state_size);
     t->plies += (uint64_t)playout_run(playout_policies[0], g, st, r, 0);
     struct game_status s = g->status(st);
@@ -201,7 +201,7 @@ static int run_bench(int argc, char **argv)
         || cli_parse_int(seed_text, "--seed", 0, 0x7fffffffL, &seed) != 0)
         return CLI_USAGE;
     struct variant v;
-    unsigned char start[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char start[GAME_MAX_STATE_SIZE];
     if (cli_setup(pos[0], NULL, NULL, &v, start) != 0)
         return CLI_FAIL;
     char canonical[VARIANT_TEXT_MAX];

@@ -76,7 +76,7 @@ static int run_perft(int argc, char **argv)
     if (cli_parse_int(pos[1], "DEPTH", 0, 20, &depth) != 0)
         return CLI_USAGE;
     struct variant v;
-    unsigned char st[GAME_MAX_STATE_SIZE], child[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE], child[GAME_MAX_STATE_SIZE];
     if (cli_setup(pos[0], position, moves, &v, st) != 0)
         return CLI_FAIL;
     const struct game *g = v.game;
@@ -149,7 +149,7 @@ static int run_show(int argc, char **argv)
     if (npos != 1)
         return cli_usage_error(&cmd_show, "needs VARIANT");
     struct variant v;
-    unsigned char st[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     if (cli_setup(pos[0], position, moves, &v, st) != 0)
         return CLI_FAIL;
     const struct game *g = v.game;

@@ -151,7 +151,7 @@ static int run_play(int argc, char **argv)
     if (cli_parse_int(seed_text, "--seed", 0, 0x7fffffffL, &seed) != 0)
         return CLI_USAGE;
     struct variant v;
-    unsigned char st[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     if (cli_setup(pos[0], position, moves, &v, st) != 0)
         return CLI_FAIL;
     struct agent *seats[2] = {HUMAN, HUMAN};

@@ -42,7 +42,7 @@ static struct agent *make_agent(const char *spec, uint64_t seed)
 static int has_win_in_one(const struct game *g, const void *st)
 {
     move_t moves[GAME_MAX_MOVES];
-    unsigned char child[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
     int seat = g->to_move(st), n = g->legal_moves(st, moves);
     enum game_outcome win = seat == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1;
     for (int i = 0; i < n; i++) {
@@ -58,7 +58,7 @@ static int has_win_in_one(const struct game *g, const void *st)
  * (or m wins at once). */
 static int forces_win(const struct game *g, const void *st, move_t m)
 {
-    unsigned char after[GAME_MAX_STATE_SIZE], reply[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char after[GAME_MAX_STATE_SIZE], reply[GAME_MAX_STATE_SIZE];
     move_t moves[GAME_MAX_MOVES];
     int seat = g->to_move(st);
     memcpy(after, st, g->state_size);
@@ -117,7 +117,7 @@ static void test_plays_win_in_one(void **state)
     for (size_t i = 0; i < COUNT(win_in_one); i++) {
         for (uint64_t seed = 1; seed <= 10; seed++) {
             struct variant v;
-            unsigned char st[GAME_MAX_STATE_SIZE];
+            _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
             setup(&win_in_one[i], &v, st);
             const struct game *g = v.game;
             int seat = g->to_move(st);
@@ -139,7 +139,7 @@ static void test_stops_threat(void **state)
     for (size_t i = 0; i < COUNT(threat); i++) {
         for (uint64_t seed = 1; seed <= 10; seed++) {
             struct variant v;
-            unsigned char st[GAME_MAX_STATE_SIZE];
+            _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
             setup(&threat[i], &v, st);
             const struct game *g = v.game;
             assert_false(has_win_in_one(g, st));
@@ -159,7 +159,7 @@ static void test_solver_proves_win_in_three(void **state)
     (void)state;
     for (size_t i = 0; i < COUNT(win_in_three); i++) {
         struct variant v;
-        unsigned char st[GAME_MAX_STATE_SIZE];
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
         setup(&win_in_three[i], &v, st);
         const struct game *g = v.game;
         assert_false(has_win_in_one(g, st));
@@ -179,7 +179,7 @@ static void test_solver_proves_loss(void **state)
     (void)state;
     for (size_t i = 0; i < COUNT(lost); i++) {
         struct variant v;
-        unsigned char st[GAME_MAX_STATE_SIZE];
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
         setup(&lost[i], &v, st);
         struct agent *a = make_agent("mcts(iterations=100000)", 7);
         agent_choose(a, v.game, st);
@@ -194,7 +194,7 @@ static int play_out(const char *variant, const char *spec0, const char *spec1,
                     uint64_t seed, move_t *out, int max, enum game_outcome *result)
 {
     struct variant v;
-    unsigned char st[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     variant_parse(variant, &v, NULL, 0);
     const struct game *g = v.game;
     g->init(st, &v);
@@ -241,7 +241,7 @@ static void test_node_cap(void **state)
     const char *variants[] = {"tafl", "serbest"};
     for (int i = 0; i < 2; i++) {
         struct variant v;
-        unsigned char st[GAME_MAX_STATE_SIZE];
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
         variant_parse(variants[i], &v, NULL, 0);
         const struct game *g = v.game;
         g->init(st, &v);

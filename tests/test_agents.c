@@ -83,6 +83,8 @@ static int forces_win(const struct game *g, const void *st, move_t m)
 static const struct position win_in_one[] = {
     {"serbest", "10/4K5/10/10/10/10/10/10/k9/10[] w"}, /* Khan: e9 to rank 10 */
     {"tafl", "9/9/9/a8/a8/9/9/9/1k5a1 d"}, /* the king to a1 */
+    /* the Orange Flier on c4 jumps d3 and e2 onto the Princess on f1 */
+    {"jetan", "4pc4/10/10/10/10/10/2f7/3N6/4N5/4CP4 o -"},
 };
 
 /* The opponent threatens to win in one; the side to move can stop it. */
@@ -92,6 +94,10 @@ static const struct position threat[] = {
     {"serbest", "10/10/10/10/10/10/10/10/4k5/10[R] w"},
     /* the king on a3 threatens a1; the attacker on e2 can block a2 */
     {"tafl", "4a4/9/9/9/9/d8/k8/4a4/9 a"},
+    /* the Chief on d4 takes a1 along c3-b2 and reaches every square the
+     * Princess can flee to (her escape is used); the Warrior on c1 blocks
+     * on b2 or c3 */
+    {"jetan", "9p/10/10/10/10/10/3c6/10/10/P1W6C b -"},
 };
 
 /* The side to move has a forced win in three plies, none in one. */
@@ -100,6 +106,10 @@ static const struct position win_in_three[] = {
     {"serbest", "10/10/4K4k/10/10/10/10/10/10/10[] w"},
     /* the king steps onto rank 1 and has two corners to run to */
     {"tafl", "4a4/9/9/a7a/9/9/9/4k4/9 d"},
+    /* the Chief steps into g7-i9 and then reaches j10 and every square the
+     * cornered Princess can move to (escapes used); the Chief on a10 is
+     * too far to help */
+    {"jetan", "c8p/10/10/10/5C4/10/10/10/10/P9 b -"},
 };
 
 /* The side to move has lost: every move allows a win in one (the
@@ -107,6 +117,7 @@ static const struct position win_in_three[] = {
 static const struct position lost[] = {
     {"serbest", "10/4K4k/10/10/10/10/10/10/10/10[] b"},
     {"tafl", "4a4/9/9/a7a/9/9/9/9/4k4 a"},
+    {"jetan", "c8p/10/7C2/10/10/10/10/10/10/P9 o -"}, /* after f6h8 */
 };
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
@@ -301,6 +312,7 @@ static void test_mcts_beats_random(void **state)
     const struct { const char *variant, *spec; } cases[] = {
         {"tafl", "mcts(iterations=150)"},
         {"serbest", "mcts(iterations=300,playout_cap=60)"},
+        {"jetan", "mcts(iterations=150)"},
     };
     for (size_t i = 0; i < COUNT(cases); i++) {
         double score = 0;

@@ -14,7 +14,8 @@
 #include <string.h>
 
 static const struct cli_command *const commands[] = {
-    &cmd_list, &cmd_show, &cmd_perft, &cmd_play, &cmd_bench, NULL};
+    &cmd_run, &cmd_report, &cmd_replay, &cmd_export, &cmd_play,
+    &cmd_list, &cmd_show, &cmd_perft, &cmd_bench, NULL};
 
 static void print_main_usage(FILE *f)
 {

@@ -1,24 +1,17 @@
 #!/usr/bin/env bash
-# run.sh -- the README's main command: installs what is missing, builds, and
-# runs the main job. Until the sweep runner exists this is a short real
-# demonstration: the games and their rules, perft proof of the move
-# generator, and random self-play throughput with outcomes.
+# run.sh -- the README's main command: installs what is missing, builds,
+# plays the quickstart sweep (all three games, random and a small MCTS, both
+# seat orders) into results/quickstart.db with a progress line, and prints
+# the report. Running it again resumes: games already stored are kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 deps_install
 deps_build build -DCMAKE_BUILD_TYPE=Release -DRULELAB_SANITIZE=OFF >/dev/null
 
-bin=build/rulelab
-echo "== games and rule parameters =="
-$bin list
-echo "== perft of tafl(first=defenders): RULES.md gives 56 / 3968 / 225224 =="
-for d in 1 2 3 4; do
-    printf 'depth %d: %s\n' "$d" "$($bin perft 'tafl(first=defenders)' "$d")"
-done
+build/rulelab run experiments/sweeps/quickstart.ini --db results/quickstart.db
 echo
-echo "== the start position =="
-$bin show tafl
+build/rulelab report results/quickstart.db
 echo
-echo "== random self-play, 3 seconds on $(nproc) threads =="
-$bin bench tafl --seconds 3 --threads "$(nproc)"
+echo "The games are in results/quickstart.db (schema: results/README.md)."
+echo "Try: build/rulelab report results/quickstart.db --format markdown"

@@ -26,7 +26,7 @@ check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
 check "no command"         2 "usage: rulelab"        -- "$bin"
 check "main help"          0 "perft"                 -- "$bin" --help
 check "unknown command"    2 "unknown command 'frob'" -- "$bin" frob
-for cmd in list perft show bench play; do
+for cmd in list perft show bench play run report replay export; do
     check "$cmd --help"    0 "usage: rulelab $cmd"   -- "$bin" "$cmd" --help
 done
 check "unknown option"     2 "unknown option '--bogus'" -- "$bin" perft tafl 1 --bogus
@@ -85,6 +85,16 @@ json=$("$bin" bench tafl --seconds 0.2 --json)
 for key in playouts_per_sec plies_per_sec avg_plies threads mcts_iterations_per_sec; do
     if grep -q "\"$key\"" <<<"$json"; then pass=$((pass+1)); echo "ok   json has $key";
     else fail=$((fail+1)); echo "FAIL json lacks $key: $json"; fi
+done
+
+check "run needs a file"   2 "needs a sweep file"    -- "$bin" run
+check "run missing file"   1 "No such file"          -- "$bin" run /nonexistent.ini
+check "run dry-run"        0 "cells x 40 games"      -- "$bin" run "$(dirname "$0")/../experiments/sweeps/quickstart.ini" --dry-run
+check "report no db"       1 "rulelab: "             -- "$bin" report /nonexistent.db
+check "report bad format"  2 "--format must be"      -- "$bin" report x.db --format xml
+check "export needs csv"   2 "needs DB and --csv"    -- "$bin" export x.db
+for f in "$(dirname "$0")"/../experiments/sweeps/*.ini; do
+    check "sweep $(basename "$f") parses" 0 "games" -- "$bin" run "$f" --dry-run
 done
 
 echo "$pass passed, $fail failed"

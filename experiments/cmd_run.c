@@ -1,0 +1,123 @@
+/*
+ * cmd_run.c -- `rulelab run`: play a sweep file into a results database.
+ */
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "runner.h"
+#include "store.h"
+#include "sweep.h"
+
+static void print_cells(const struct sweep *s)
+{
+    printf("sweep %s (seed %llu): %d cells x %d games = %lld games\n", s->name,
+           (unsigned long long)s->seed, s->n_cells, s->games_per_cell,
+           (long long)s->n_cells * s->games_per_cell);
+    for (int i = 0; i < s->n_cells; i++) {
+        const struct sweep_cell *c = &s->cells[i];
+        printf("  %4d  %s  %s (%s) vs %s (%s)\n", i + 1, c->variant_text,
+               s->agents[c->agent[0]].name, s->agents[c->agent[0]].spec,
+               s->agents[c->agent[1]].name, s->agents[c->agent[1]].spec);
+    }
+    if (s->stop != STOP_NONE)
+        printf("early stop: %s, at least %d games a cell\n",
+               s->stop == STOP_SPRT ? "sprt" : "ci", s->min_games);
+}
+
+/* The default database: results/NAME.db, creating results/ if needed. */
+static void default_db(const struct sweep *s, char *path, size_t n)
+{
+    mkdir("results", 0777);
+    snprintf(path, n, "results/%s.db", s->name);
+}
+
+static int run_run(int argc, char **argv)
+{
+    const char *db = NULL, *threads_text = NULL, *pos[1];
+    int quiet = 0, dry_run = 0, npos;
+    const struct cli_option opts[] = {{"--db", &db, NULL},
+                                      {"--threads", &threads_text, NULL},
+                                      {"--quiet", NULL, &quiet},
+                                      {"--dry-run", NULL, &dry_run},
+                                      {NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_run);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1)
+        return cli_usage_error(&cmd_run, "needs a sweep file");
+    long threads = omp_get_num_procs();
+    if (threads_text
+        && cli_parse_int(threads_text, "--threads", 1, 4096, &threads) != 0)
+        return CLI_USAGE;
+    struct sweep s;
+    char err[4096], path[600];
+    if (sweep_load(pos[0], &s, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: %s\n", err);
+        return CLI_FAIL;
+    }
+    if (dry_run) {
+        print_cells(&s);
+        sweep_free(&s);
+        return CLI_OK;
+    }
+    if (!db) {
+        default_db(&s, path, sizeof path);
+        db = path;
+    }
+    struct store *st;
+    if (store_open(db, 0, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: %s\n", err);
+        sweep_free(&s);
+        return CLI_FAIL;
+    }
+    struct run_options o = {(int)threads, quiet, 2.0, 500};
+    struct run_result r;
+    rc = runner_run(&s, st, &o, &r, err, sizeof err);
+    store_close(st);
+    if (rc != 0) {
+        fprintf(stderr, "rulelab run: %s\n", err);
+        sweep_free(&s);
+        return CLI_FAIL;
+    }
+    if (!quiet || r.interrupted) {
+        fprintf(stderr, "%ld games played in %.1f s (%.1f games/s) on %ld "
+                "threads into %s", r.played, r.seconds,
+                r.seconds > 0 ? (double)r.played / r.seconds : 0.0, threads,
+                db);
+        if (r.dropped)
+            fprintf(stderr, "; %ld finished past an early stop, not kept",
+                    r.dropped);
+        fprintf(stderr, "\n");
+    }
+    if (r.interrupted)
+        fprintf(stderr, "interrupted: the games played are saved. To resume, "
+                "run the same command again:\n  rulelab run %s --db %s\n",
+                pos[0], db);
+    else if (!quiet && r.total == 0)
+        fprintf(stderr, "nothing to do: every game of %s is in %s\n", pos[0],
+                db);
+    sweep_free(&s);
+    return r.interrupted ? CLI_FAIL : CLI_OK;
+}
+
+const struct cli_command cmd_run = {
+    "run", "play a sweep file into a results database",
+    "usage: rulelab run SWEEP.ini [--db PATH] [--threads N] [--quiet]"
+    " [--dry-run]\n\n"
+    "Plays every game of the sweep that the database does not hold yet, on\n"
+    "N threads (default: all cores), and records each one. Running the same\n"
+    "sweep again on the same database resumes it: games already stored are\n"
+    "skipped, never repeated. Ctrl-C stops taking new games, lets those in\n"
+    "flight finish, saves, and tells how to resume.\n\n"
+    "  --db PATH    the database (default results/NAME.db, NAME from the file)\n"
+    "  --threads N  worker threads (default: every core)\n"
+    "  --quiet      no progress line\n"
+    "  --dry-run    print the cells and the number of games, play nothing\n\n"
+    "The sweep file format is in the README and experiments/sweep.h;\n"
+    "ready sweeps are in experiments/sweeps/.\n",
+    run_run};

@@ -1,0 +1,480 @@
+/*
+ * report.c -- building the report from the game rows, and printing it as a
+ * table, CSV, JSON or Markdown. See report.h for the definitions.
+ *
+ * All counting is done by SQL over the games; medians and the reasons are
+ * read in order and folded here. The same aggregation serves cells (keyed
+ * by cell) and variants (keyed by canonical variant).
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static int fail(sqlite3 *db, char *err, size_t errsz)
+{
+    snprintf(err, errsz, "reading the database: %s", sqlite3_errmsg(db));
+    return -1;
+}
+
+void report_short_variant(const char *canonical, char *out, size_t n)
+{
+    struct variant v, defaults;
+    char err[256];
+    if (variant_parse(canonical, &v, err, sizeof err) != 0) {
+        snprintf(out, n, "%s", canonical);
+        return;
+    }
+    variant_default(v.game, &defaults);
+    size_t len = (size_t)snprintf(out, n, "%s", v.game->name);
+    int any = 0;
+    for (int i = 0; i < v.game->n_params && len < n; i++) {
+        if (v.values[i] == defaults.values[i])
+            continue;
+        char value[64];
+        param_value_text(&v.game->params[i], v.values[i], value, sizeof value);
+        len += (size_t)snprintf(out + len, n - len, "%s%s=%s", any ? "," : "(",
+                                v.game->params[i].name, value);
+        any = 1;
+    }
+    if (any && len < n)
+        snprintf(out + len, n - len, ")");
+}
+
+static const char *const from_where =
+    " FROM games g JOIN cells c ON c.id = g.cell_id"
+    " JOIN sweeps s ON s.id = c.sweep_id JOIN variants v ON v.id = c.variant_id"
+    " JOIN agents a0 ON a0.id = c.agent0_id JOIN agents a1 ON a1.id = c.agent1_id"
+    " WHERE (?1 IS NULL OR s.name = ?1)";
+
+/* Fills rows grouped by key (an SQL expression): counts, mean plies. */
+static int count_rows(sqlite3 *db, const char *key, const char *sweep,
+                      struct report_row **rows, int *n, char *err,
+                      size_t errsz)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT %s, v.canonical, c.agent0_name, c.agent1_name, a0.spec,"
+             " a1.spec, COUNT(*), SUM(g.result = 'seat0'),"
+             " SUM(g.result = 'seat1'),"
+             " SUM(g.result = 'draw' AND g.reason <> 'ply_cap'),"
+             " SUM(g.result = 'draw' AND g.reason = 'ply_cap'), AVG(g.plies)"
+             "%s GROUP BY %s ORDER BY MIN(c.id)", key, from_where, key);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        return fail(db, err, errsz);
+    if (sweep)
+        sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    int cap = 0, rc;
+    *n = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            struct report_row *grown = realloc(*rows, sizeof *grown * (size_t)cap);
+            if (!grown) {
+                sqlite3_finalize(q);
+                snprintf(err, errsz, "out of memory");
+                return -1;
+            }
+            *rows = grown;
+        }
+        struct report_row *r = &(*rows)[(*n)++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->variant, sizeof r->variant, "%s", sqlite3_column_text(q, 1));
+        report_short_variant(r->variant, r->short_variant,
+                             sizeof r->short_variant);
+        for (int k = 0; k < 2; k++) {
+            snprintf(r->agent[k], sizeof r->agent[k], "%s",
+                     sqlite3_column_text(q, 2 + k));
+            snprintf(r->spec[k], sizeof r->spec[k], "%s",
+                     sqlite3_column_text(q, 4 + k));
+        }
+        r->games = sqlite3_column_int64(q, 6);
+        r->wins[0] = sqlite3_column_int64(q, 7);
+        r->wins[1] = sqlite3_column_int64(q, 8);
+        r->draws_rules = sqlite3_column_int64(q, 9);
+        r->draws_cap = sqlite3_column_int64(q, 10);
+        r->mean_plies = sqlite3_column_double(q, 11);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
+}
+
+/* Runs `SELECT group, <select> ... [GROUP BY group, <group_by>] ORDER BY
+ * group, <order>` and hands each result row to fold() with its position
+ * within its group. Groups are numbered in the order of count_rows. */
+static int fold_groups(sqlite3 *db, const char *key, const char *sweep,
+                       const char *select, const char *group_by,
+                       const char *order, struct report_row *rows, int n,
+                       void (*fold)(struct report_row *, sqlite3_stmt *, long),
+                       char *err, size_t errsz)
+{
+    char sql[2048], grouping[256] = "";
+    if (group_by)
+        snprintf(grouping, sizeof grouping, " GROUP BY r.idx, %s", group_by);
+    snprintf(sql, sizeof sql,
+             "WITH k AS (SELECT %s AS key, MIN(c.id) AS first%s GROUP BY %s),"
+             " r AS (SELECT key, ROW_NUMBER() OVER (ORDER BY first) - 1 AS idx"
+             " FROM k)"
+             " SELECT r.idx, %s FROM games g JOIN cells c ON c.id = g.cell_id"
+             " JOIN sweeps s ON s.id = c.sweep_id"
+             " JOIN variants v ON v.id = c.variant_id"
+             " JOIN r ON r.key = %s WHERE (?1 IS NULL OR s.name = ?1)%s"
+             " ORDER BY r.idx, %s",
+             key, from_where, key, select, key, grouping, order);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        return fail(db, err, errsz);
+    if (sweep)
+        sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    int rc, last = -1;
+    long pos = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int idx = sqlite3_column_int(q, 0);
+        if (idx < 0 || idx >= n)
+            continue;
+        pos = idx == last ? pos + 1 : 0;
+        last = idx;
+        fold(&rows[idx], q, pos);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
+}
+
+/* Median plies: a group's rows come sorted by plies. */
+static void fold_median(struct report_row *r, sqlite3_stmt *q, long pos)
+{
+    long n = r->games;
+    double plies = (double)sqlite3_column_int64(q, 1);
+    if (n % 2 && pos == n / 2)
+        r->median_plies = plies;
+    else if (!(n % 2) && (pos == n / 2 - 1 || pos == n / 2))
+        r->median_plies += plies / 2;
+}
+
+static void fold_reason(struct report_row *r, sqlite3_stmt *q, long pos)
+{
+    size_t len = strlen(r->reasons);
+    snprintf(r->reasons + len, sizeof r->reasons - len, "%s%s %lld",
+             pos ? ", " : "", sqlite3_column_text(q, 1),
+             (long long)sqlite3_column_int64(q, 2));
+}
+
+/* Score, interval and tests of every row, Holm across the rows. */
+static int score_rows(struct report_row *rows, int n)
+{
+    double *p = malloc(sizeof *p * (size_t)(n ? n : 1));
+    double *adjusted = malloc(sizeof *adjusted * (size_t)(n ? n : 1));
+    if (!p || !adjusted) {
+        free(p);
+        free(adjusted);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        struct report_row *r = &rows[i];
+        double draws = (double)(r->draws_rules + r->draws_cap);
+        double points = (double)r->wins[0] + draws / 2;
+        r->score0 = r->games ? points / (double)r->games : 0.5;
+        stats_wilson(points, (double)r->games, 1.959963984540054, &r->lo,
+                     &r->hi);
+        p[i] = r->p = stats_binomial_two_sided_p(r->wins[0],
+                                                 r->wins[0] + r->wins[1], 0.5);
+    }
+    int rc = stats_holm(p, n, adjusted);
+    for (int i = 0; i < n && rc == 0; i++)
+        rows[i].p_holm = adjusted[i];
+    free(p);
+    free(adjusted);
+    return rc;
+}
+
+static int build_level(sqlite3 *db, const char *key, const char *sweep,
+                       struct report_row **rows, int *n, char *err,
+                       size_t errsz)
+{
+    if (count_rows(db, key, sweep, rows, n, err, errsz)
+        || fold_groups(db, key, sweep, "g.plies", NULL, "g.plies", *rows, *n,
+                       fold_median, err, errsz)
+        || fold_groups(db, key, sweep, "g.reason, COUNT(*)", "g.reason",
+                       "COUNT(*) DESC, g.reason", *rows, *n, fold_reason, err,
+                       errsz))
+        return -1;
+    return score_rows(*rows, *n);
+}
+
+/* Pairs: each cell joined with the cell of the same variant and the two
+ * agents in the other seats. */
+static int build_pairs(struct report *r)
+{
+    r->pairs = calloc((size_t)(r->n_cells ? r->n_cells : 1), sizeof *r->pairs);
+    if (!r->pairs)
+        return -1;
+    char *used = calloc((size_t)(r->n_cells ? r->n_cells : 1), 1);
+    if (!used)
+        return -1;
+    for (int i = 0; i < r->n_cells; i++) {
+        const struct report_row *a = &r->cells[i];
+        if (used[i] || strcmp(a->spec[0], a->spec[1]) == 0)
+            continue;
+        used[i] = 1;
+        struct pair_row *p = &r->pairs[r->n_pairs++];
+        snprintf(p->variant, sizeof p->variant, "%s", a->variant);
+        snprintf(p->short_variant, sizeof p->short_variant, "%s",
+                 a->short_variant);
+        snprintf(p->agent[0], sizeof p->agent[0], "%s", a->agent[0]);
+        snprintf(p->agent[1], sizeof p->agent[1], "%s", a->agent[1]);
+        double draws = (double)(a->draws_rules + a->draws_cap);
+        double points = (double)a->wins[0] + draws / 2;
+        p->games = a->games;
+        for (int j = i + 1; j < r->n_cells; j++) {
+            const struct report_row *b = &r->cells[j];
+            if (used[j] || strcmp(a->variant, b->variant)
+                || strcmp(a->spec[0], b->spec[1]) || strcmp(a->spec[1], b->spec[0]))
+                continue;
+            used[j] = 1;
+            points += (double)b->wins[1]
+                      + (double)(b->draws_rules + b->draws_cap) / 2;
+            p->games += b->games;
+            break;
+        }
+        p->score = p->games ? points / (double)p->games : 0.5;
+        stats_wilson(points, (double)p->games, 1.959963984540054, &p->lo,
+                     &p->hi);
+    }
+    free(used);
+    return 0;
+}
+
+int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
+                 size_t errsz)
+{
+    memset(r, 0, sizeof *r);
+    if (build_level(db, "c.id", sweep, &r->cells, &r->n_cells, err, errsz)
+        || build_level(db, "v.canonical", sweep, &r->variants, &r->n_variants,
+                       err, errsz)
+        || build_pairs(r)) {
+        if (!*err)
+            snprintf(err, errsz, "out of memory");
+        report_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+void report_free(struct report *r)
+{
+    free(r->cells);
+    free(r->variants);
+    free(r->pairs);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+#define MAX_COLUMNS 16
+
+struct table {
+    int n_columns, n_rows;
+    const char *header[MAX_COLUMNS];
+    char (*cells)[MAX_COLUMNS][VARIANT_TEXT_MAX];
+};
+
+static void table_print(const struct table *t, enum report_format f, FILE *out)
+{
+    int width[MAX_COLUMNS];
+    for (int c = 0; c < t->n_columns; c++) {
+        width[c] = (int)strlen(t->header[c]);
+        for (int i = 0; i < t->n_rows; i++) {
+            int w = (int)strlen(t->cells[i][c]);
+            width[c] = w > width[c] ? w : width[c];
+        }
+    }
+    for (int i = -1; i < t->n_rows; i++) {
+        for (int c = 0; c < t->n_columns; c++) {
+            const char *text = i < 0 ? t->header[c] : t->cells[i][c];
+            if (f == REPORT_CSV) {
+                fputs(c ? "," : "", out);
+                if (strpbrk(text, ",\"\n")) {
+                    fputc('"', out);
+                    for (const char *p = text; *p; p++)
+                        fputs(*p == '"' ? "\"\"" : (char[2]){*p, 0}, out);
+                    fputc('"', out);
+                } else {
+                    fputs(text, out);
+                }
+            } else if (f == REPORT_MARKDOWN) {
+                fprintf(out, "| %s ", text);
+            } else {
+                fprintf(out, "%s%-*s", c ? "  " : "", width[c], text);
+            }
+        }
+        fputs(f == REPORT_MARKDOWN ? "|\n" : "\n", out);
+        if (i < 0 && f == REPORT_MARKDOWN) {
+            for (int c = 0; c < t->n_columns; c++)
+                fputs("|---", out);
+            fputs("|\n", out);
+        }
+    }
+}
+
+static void fill_row_cells(const struct report_row *r, int with_agents,
+                           char (*cell)[VARIANT_TEXT_MAX], int full_variant)
+{
+    int c = 0;
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%s",
+             full_variant ? r->variant : r->short_variant);
+    if (with_agents) {
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", r->agent[0]);
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", r->agent[1]);
+    }
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->games);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->wins[0]);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->wins[1]);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->draws_rules);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->draws_cap);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.1f", r->mean_plies);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.1f", r->median_plies);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3f", r->score0);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3f-%.3f", r->lo, r->hi);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3g", r->p);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3g", r->p_holm);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", r->reasons);
+}
+
+static void print_rows(const char *title, const struct report_row *rows, int n,
+                       int with_agents, enum report_format f, FILE *out)
+{
+    static const char *const headers[] = {
+        "variant", "seat0", "seat1", "games", "s0_wins", "s1_wins",
+        "draws_rules", "draws_cap", "mean_plies", "median_plies", "s0_score",
+        "s0_ci95", "p", "p_holm", "reasons"};
+    struct table t = {0};
+    for (int c = 0; c < 15; c++)
+        if (with_agents || (c != 1 && c != 2))
+            t.header[t.n_columns++] = headers[c];
+    t.n_rows = n;
+    t.cells = calloc((size_t)(n ? n : 1), sizeof *t.cells);
+    if (!t.cells)
+        return;
+    for (int i = 0; i < n; i++)
+        fill_row_cells(&rows[i], with_agents, t.cells[i], f == REPORT_CSV);
+    if (f == REPORT_MARKDOWN)
+        fprintf(out, "\n### %s\n\n", title);
+    else if (f == REPORT_TABLE)
+        fprintf(out, "\n%s\n", title);
+    else
+        fprintf(out, "%s# %s\n", title[0] == 'c' ? "" : "\n", title);
+    table_print(&t, f, out);
+    free(t.cells);
+}
+
+static void print_pairs(const struct report *r, enum report_format f,
+                        FILE *out)
+{
+    static const char *const headers[] = {"variant", "agent", "opponent",
+                                          "games", "score", "ci95"};
+    struct table t = {6, r->n_pairs, {0}, NULL};
+    memcpy(t.header, headers, sizeof headers);
+    t.cells = calloc((size_t)(r->n_pairs ? r->n_pairs : 1), sizeof *t.cells);
+    if (!t.cells)
+        return;
+    for (int i = 0; i < r->n_pairs; i++) {
+        const struct pair_row *p = &r->pairs[i];
+        snprintf(t.cells[i][0], VARIANT_TEXT_MAX, "%s",
+                 f == REPORT_CSV ? p->variant : p->short_variant);
+        snprintf(t.cells[i][1], VARIANT_TEXT_MAX, "%s", p->agent[0]);
+        snprintf(t.cells[i][2], VARIANT_TEXT_MAX, "%s", p->agent[1]);
+        snprintf(t.cells[i][3], VARIANT_TEXT_MAX, "%ld", p->games);
+        snprintf(t.cells[i][4], VARIANT_TEXT_MAX, "%.3f", p->score);
+        snprintf(t.cells[i][5], VARIANT_TEXT_MAX, "%.3f-%.3f", p->lo, p->hi);
+    }
+    const char *title = "agent pairs: each agent's score over both seat orders";
+    if (f == REPORT_MARKDOWN)
+        fprintf(out, "\n### %s\n\n", title);
+    else if (f == REPORT_TABLE)
+        fprintf(out, "\n%s\n", title);
+    else
+        fprintf(out, "\n# pairs\n");
+    table_print(&t, f, out);
+    free(t.cells);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(out, "\\u%04x", *s);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void json_rows(const char *name, const struct report_row *rows, int n,
+                      int with_agents, FILE *out)
+{
+    fprintf(out, "  \"%s\": [", name);
+    for (int i = 0; i < n; i++) {
+        const struct report_row *r = &rows[i];
+        fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
+        json_string(out, r->variant);
+        fprintf(out, ", \"short_variant\": ");
+        json_string(out, r->short_variant);
+        if (with_agents)
+            for (int k = 0; k < 2; k++) {
+                fprintf(out, ", \"seat%d\": ", k);
+                json_string(out, r->agent[k]);
+                fprintf(out, ", \"seat%d_spec\": ", k);
+                json_string(out, r->spec[k]);
+            }
+        fprintf(out, ", \"games\": %ld, \"s0_wins\": %ld, \"s1_wins\": %ld, "
+                "\"draws_rules\": %ld, \"draws_cap\": %ld, \"mean_plies\": %.3f,"
+                " \"median_plies\": %.1f, \"s0_score\": %.6f, \"s0_ci95\": "
+                "[%.6f, %.6f], \"p\": %.6g, \"p_holm\": %.6g, \"reasons\": ",
+                r->games, r->wins[0], r->wins[1], r->draws_rules, r->draws_cap,
+                r->mean_plies, r->median_plies, r->score0, r->lo, r->hi, r->p,
+                r->p_holm);
+        json_string(out, r->reasons);
+        fputc('}', out);
+    }
+    fprintf(out, "\n  ]");
+}
+
+void report_print(const struct report *r, enum report_format f, FILE *out)
+{
+    if (f == REPORT_JSON) {
+        fprintf(out, "{\n");
+        json_rows("cells", r->cells, r->n_cells, 1, out);
+        fprintf(out, ",\n");
+        json_rows("variants", r->variants, r->n_variants, 0, out);
+        fprintf(out, ",\n  \"pairs\": [");
+        for (int i = 0; i < r->n_pairs; i++) {
+            const struct pair_row *p = &r->pairs[i];
+            fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
+            json_string(out, p->variant);
+            fprintf(out, ", \"agent\": ");
+            json_string(out, p->agent[0]);
+            fprintf(out, ", \"opponent\": ");
+            json_string(out, p->agent[1]);
+            fprintf(out, ", \"games\": %ld, \"score\": %.6f, \"ci95\": [%.6f, "
+                    "%.6f]}", p->games, p->score, p->lo, p->hi);
+        }
+        fprintf(out, "\n  ]\n}\n");
+        return;
+    }
+    if (f == REPORT_TABLE || f == REPORT_MARKDOWN)
+        fprintf(out, "%sseat-0 score = (wins + draws/2) / games, 95%% Wilson "
+                "interval; p = exact binomial test of seat 0 winning half the "
+                "decisive games, Holm-corrected within each table.\n",
+                f == REPORT_MARKDOWN ? "" : "");
+    print_rows("cells (variant x seat-0 agent x seat-1 agent)", r->cells,
+               r->n_cells, 1, f, out);
+    print_rows("variants (all agent pairs together)", r->variants,
+               r->n_variants, 0, f, out);
+    print_pairs(r, f, out);
+}

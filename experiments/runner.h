@@ -1,0 +1,46 @@
+/*
+ * runner.h -- plays a sweep on OpenMP threads and records every game.
+ *
+ * One game per thread at a time, dynamically scheduled; each game's agents
+ * are made for it from the game's own seed, so results depend on nothing
+ * but the sweep (not on threads, order, or interruptions). Finished games go
+ * to the store inside one critical section, the only shared write.
+ */
+#ifndef RULELAB_RUNNER_H
+#define RULELAB_RUNNER_H
+
+#include <stddef.h>
+
+#include "store.h"
+#include "sweep.h"
+
+struct run_options {
+    int threads; /* >= 1 */
+    int quiet; /* no progress line */
+    double commit_seconds; /* commit at least this often */
+    int commit_games; /* ... or after this many games */
+};
+
+struct run_result {
+    long total; /* games the sweep still needed when the run started */
+    long played; /* games played and stored by this run */
+    long dropped; /* games finished past an early stop, not stored */
+    double seconds;
+    int interrupted; /* SIGINT or SIGTERM stopped it */
+};
+
+/* Plays every game of s not yet in st. Returns 0, or -1 with a message
+ * (a store error). On SIGINT/SIGTERM it stops taking new games, lets the
+ * ones in flight finish, commits and returns 0 with interrupted set. */
+int runner_run(const struct sweep *s, struct store *st,
+               const struct run_options *o, struct run_result *out, char *err,
+               size_t errsz);
+
+/* Plays game `index` of cell c: the record (cell_id left 0) and the moves
+ * as text in *moves (grown as needed, *cap its size). Returns 0, or -1 when
+ * memory is short or an agent cannot be made. */
+int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
+                     int index, struct game_record *rec, char **moves,
+                     size_t *cap, char *err, size_t errsz);
+
+#endif

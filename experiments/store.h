@@ -1,0 +1,77 @@
+/*
+ * store.h -- the results database (SQLite).
+ *
+ * One writer (the runner, serialised by its caller), any number of readers
+ * (report, notebooks, the sqlite3 shell) at the same time: the database is
+ * in WAL mode, writes are batched into transactions, and every statement is
+ * prepared once. The schema is documented in results/README.md.
+ */
+#ifndef RULELAB_STORE_H
+#define RULELAB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "sweep.h"
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+/* One finished game, as the runner hands it over. */
+struct game_record {
+    int64_t cell_id;
+    int game_index;
+    uint64_t seed;
+    const char *side[2]; /* the side (colour) each seat played */
+    enum game_outcome outcome;
+    enum end_reason reason;
+    int plies;
+    double duration_ms;
+    const char *moves; /* space-separated, in the game's notation */
+};
+
+/* Opens (creating if needed, and bringing the schema up to date unless
+ * readonly) the database at path. Returns 0, or -1 with a message. */
+int store_open(const char *path, int readonly, struct store **out, char *err,
+               size_t errsz);
+
+/* Commits what is pending and closes. NULL is fine. */
+void store_close(struct store *st);
+
+sqlite3 *store_db(struct store *st);
+
+/* Registers the sweep (or finds it by name and seed), its variants, agents
+ * and cells, and starts a run row. cell_ids[i] gets the id of s->cells[i].
+ * Returns 0 or -1 with a message. */
+int store_begin_run(struct store *st, const struct sweep *s, int threads,
+                    int64_t *cell_ids, char *err, size_t errsz);
+
+/* Marks done[i] = 1 for every game index i < n of the cell already stored,
+ * and sets *stopped_at to the cell's early stop (or -1). Returns 0 or -1. */
+int store_games_done(struct store *st, int64_t cell_id, int n,
+                     unsigned char *done, int *stopped_at);
+
+/* The stored results of a cell's first n games in index order, as seat-0
+ * scores x2 (0 loss, 1 draw, 2 win) into scores[]; missing games are -1. */
+int store_cell_scores(struct store *st, int64_t cell_id, int n,
+                      signed char *scores);
+
+/* Adds a game in the open transaction. Returns 0, or -1 with a message.
+ * A game already stored (same cell and index) is left as it was. */
+int store_insert_game(struct store *st, const struct game_record *g,
+                      char *err, size_t errsz);
+
+/* Records that a cell stopped early after `games` games. */
+int store_set_stopped(struct store *st, int64_t cell_id, int games);
+
+/* Commits the open transaction (and opens the next). */
+int store_commit(struct store *st, char *err, size_t errsz);
+
+/* Closes the run row: games played in it and how it ended ("complete",
+ * "interrupted"). */
+int store_end_run(struct store *st, long games, const char *status);
+
+#endif

@@ -113,6 +113,23 @@ extern const struct game *const game_list[];
 const struct game *game_find(const char *name);
 
 const char *end_reason_name(enum end_reason r);
+
+/* Writes square (file, rank), both from 0, as "a1".."j10" with a NUL; returns
+ * its length (2 or 3). Move text is written for every ply of every stored
+ * game, so this is inline and avoids printf. */
+static inline int game_square_text(int file, int rank, char *buf)
+{
+    int len = 0;
+    buf[len++] = (char)('a' + file);
+    if (rank >= 9) {
+        buf[len++] = (char)('0' + (rank + 1) / 10);
+        buf[len++] = (char)('0' + (rank + 1) % 10);
+    } else {
+        buf[len++] = (char)('1' + rank);
+    }
+    buf[len] = '\0';
+    return len;
+}
 const char *game_outcome_name(enum game_outcome o);
 
 /* Parses move text and checks it is legal in st. Returns 0, or -1 with a

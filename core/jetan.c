@@ -280,7 +280,7 @@ static uint64_t jetan_hash(const void *st)
 
 static int square_text(int sq, char *buf)
 {
-    return sprintf(buf, "%c%d", 'a' + sq % 10, sq / 10 + 1);
+    return game_square_text(sq % 10, sq / 10, buf);
 }
 
 static int jetan_move_to_text(const void *st, move_t m, char *buf, size_t n)

@@ -252,7 +252,7 @@ static uint64_t serbest_hash(const void *st)
 
 static int square_text(int sq, char *buf)
 {
-    return sprintf(buf, "%c%d", 'a' + SERBEST_FILE(sq), SERBEST_RANK(sq) + 1);
+    return game_square_text(SERBEST_FILE(sq), SERBEST_RANK(sq), buf);
 }
 
 static int serbest_move_to_text(const void *st, move_t m, char *buf, size_t n)
@@ -260,9 +260,11 @@ static int serbest_move_to_text(const void *st, move_t m, char *buf, size_t n)
     (void)st;
     char tmp[16];
     int len = 0, kind = SERBEST_DROP_KIND(m);
-    if (kind)
-        len = sprintf(tmp, "%c@", piece_letters[kind]);
-    else
+    if (kind) {
+        tmp[0] = piece_letters[kind];
+        tmp[1] = '@';
+        len = 2;
+    } else
         len = square_text(SERBEST_FROM(m), tmp);
     len += square_text(SERBEST_TO(m), tmp + len);
     if ((size_t)len >= n)

@@ -494,7 +494,7 @@ static uint64_t tafl_hash(const void *st)
 
 static int square_text(int sq, char *buf)
 {
-    return sprintf(buf, "%c%d", 'a' + sq % 11 - 1, sq / 11);
+    return game_square_text(sq % 11 - 1, sq / 11 - 1, buf);
 }
 
 static int tafl_move_to_text(const void *st, move_t m, char *buf, size_t n)

@@ -9,10 +9,15 @@
  * judged after every game added to the stored prefix. Once it stops a cell,
  * later games are not started, and any already finished are dropped.
  * Without a stop rule games are stored as they finish.
+ *
+ * Workers never touch the database: they hand each finished game to a
+ * bounded queue, and one writer thread stores, commits and prints the
+ * progress line. So a commit or a WAL checkpoint never holds up play.
  */
 #include "runner.h"
 
 #include <omp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,21 +46,17 @@ static double now_seconds(void)
 
 /* ---- one game ---------------------------------------------------------- */
 
-static int append_move(char **moves, size_t *cap, size_t *len,
-                       const char *text)
+/* Makes room in *moves for one more move of up to 31 characters. */
+static int reserve_move(char **moves, size_t *cap, size_t len)
 {
-    size_t need = *len + strlen(text) + 2;
-    if (need > *cap) {
-        size_t grown = *cap ? *cap : 1024;
-        while (grown < need)
-            grown *= 2;
-        char *p = realloc(*moves, grown);
-        if (!p)
-            return -1;
-        *moves = p;
-        *cap = grown;
-    }
-    *len += (size_t)sprintf(*moves + *len, "%s%s", *len ? " " : "", text);
+    if (len + 33 <= *cap)
+        return 0;
+    size_t grown = *cap ? 2 * *cap : 2048;
+    char *p = realloc(*moves, grown);
+    if (!p)
+        return -1;
+    *moves = p;
+    *cap = grown;
     return 0;
 }
 
@@ -78,14 +79,16 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     rec->side[0] = g->seat_side(st, 0);
     rec->side[1] = g->seat_side(st, 1);
     size_t len = 0;
-    if (append_move(moves, cap, &len, ""))
+    if (reserve_move(moves, cap, len))
         goto oom;
+    (*moves)[0] = '\0';
     while (g->status(st).outcome == GAME_ONGOING) {
         move_t m = agent_choose(seat[g->to_move(st)], g, st);
-        char text[32];
-        g->move_to_text(st, m, text, sizeof text);
-        if (append_move(moves, cap, &len, text))
+        if (reserve_move(moves, cap, len))
             goto oom;
+        if (len)
+            (*moves)[len++] = ' ';
+        len += (size_t)g->move_to_text(st, m, *moves + len, 32);
         agent_observe(seat[0], g, st, m);
         agent_observe(seat[1], g, st, m);
         g->apply(st, m);
@@ -98,6 +101,7 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     rec->reason = status.reason;
     rec->duration_ms = (now_seconds() - t0) * 1e3;
     rec->moves = *moves;
+    rec->moves_len = len;
     rc = 0;
     goto done;
 oom:
@@ -113,6 +117,7 @@ done:
 struct pending {
     struct game_record rec;
     char *moves;
+    int cell; /* index into the sweep's cells */
 };
 
 struct cell_state {
@@ -127,6 +132,17 @@ struct work {
     int cell, index;
 };
 
+#define QUEUE_SIZE 1024
+#define WRITER_NAP 0.05 /* seconds the writer sleeps when the queue is short */
+
+/* Finished games on their way from the workers to the writer. */
+struct queue {
+    pthread_mutex_t lock;
+    pthread_cond_t not_empty, not_full;
+    struct pending *items[QUEUE_SIZE];
+    int head, count, closed;
+};
+
 struct run {
     const struct sweep *s;
     struct store *st;
@@ -135,9 +151,10 @@ struct run {
     struct work *work;
     long n_work, done, since_commit, dropped;
     double t0, last_commit, last_progress;
-    int failed, tty;
+    int failed, tty, last_cell;
     char *err;
     size_t errsz;
+    struct queue queue;
 };
 
 /* Whether the stored prefix of a cell meets the sweep's stop rule. */
@@ -237,31 +254,93 @@ static void progress(struct run *r, const struct sweep_cell *cell, int force)
     fflush(stderr);
 }
 
-/* Called by a worker with a finished game: stores it (under the lock). */
-static void finish_game(struct run *r, const struct work *w,
-                        struct game_record *rec, char **moves, size_t *cap)
+/* ---- the queue and the writer ------------------------------------------ */
+
+/* A worker hands over a finished game (and its moves buffer). */
+static void queue_push(struct queue *q, struct pending *p)
 {
-    struct cell_state *c = &r->cells[w->cell];
-    rec->cell_id = c->id;
-    #pragma omp critical(rulelab_store)
-    {
-        int rc = 0;
-        if (r->s->stop == STOP_NONE) {
-            rc = store_one(r, rec);
-        } else {
-            struct pending *p = malloc(sizeof *p);
-            if (p) {
-                p->rec = *rec;
-                p->moves = *moves; /* hand the buffer over */
-                p->rec.moves = p->moves;
-                *moves = NULL;
-                *cap = 0;
-                rc = store_in_order(r, c, p);
-            } else {
-                snprintf(r->err, r->errsz, "out of memory");
-                rc = -1;
-            }
+    pthread_mutex_lock(&q->lock);
+    while (q->count == QUEUE_SIZE)
+        pthread_cond_wait(&q->not_full, &q->lock);
+    q->items[(q->head + q->count++) % QUEUE_SIZE] = p;
+    /* Waking the writer for every game costs more than storing it: it
+     * naps and drains the queue, and is woken early only when half full. */
+    if (q->count == QUEUE_SIZE / 2)
+        pthread_cond_signal(&q->not_empty);
+    pthread_mutex_unlock(&q->lock);
+}
+
+/* The writer takes the next game, waiting up to `seconds`; NULL when the
+ * queue is closed and empty, or on time-out (then *timed_out is set). */
+static struct pending *queue_pop(struct queue *q, double seconds,
+                                 int *timed_out)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)seconds;
+    until.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
+    if (until.tv_nsec >= 1000000000L)
+        until.tv_sec++, until.tv_nsec -= 1000000000L;
+    struct pending *p = NULL;
+    *timed_out = 0;
+    pthread_mutex_lock(&q->lock);
+    while (q->count == 0 && !q->closed && !*timed_out)
+        *timed_out = pthread_cond_timedwait(&q->not_empty, &q->lock, &until)
+                     != 0;
+    if (q->count) {
+        p = q->items[q->head];
+        q->head = (q->head + 1) % QUEUE_SIZE;
+        q->count--;
+        pthread_cond_signal(&q->not_full);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return p;
+}
+
+static void queue_close(struct queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+    q->closed = 1;
+    pthread_cond_broadcast(&q->not_empty);
+    pthread_mutex_unlock(&q->lock);
+}
+
+static void free_pending(struct pending *p)
+{
+    free(p->moves);
+    free(p);
+}
+
+/* Stores one finished game; takes ownership of p. */
+static int write_game(struct run *r, struct pending *p)
+{
+    struct cell_state *c = &r->cells[p->cell];
+    p->rec.cell_id = c->id;
+    if (r->s->stop != STOP_NONE)
+        return store_in_order(r, c, p);
+    int rc = store_one(r, &p->rec);
+    free_pending(p);
+    return rc;
+}
+
+/* The writer thread: stores what the workers finish until the queue is
+ * closed, committing every commit_games games or commit_seconds. */
+static void *writer_main(void *arg)
+{
+    struct run *r = arg;
+    for (;;) {
+        int timed_out;
+        struct pending *p = queue_pop(&r->queue, WRITER_NAP, &timed_out);
+        if (!p && !timed_out)
+            break;
+        int failed;
+        #pragma omp atomic read
+        failed = r->failed;
+        if (p && failed) {
+            free_pending(p);
+            continue;
         }
+        int rc = p ? write_game(r, p) : 0;
         double now = now_seconds();
         if (!rc && (r->since_commit >= r->o->commit_games
                     || now - r->last_commit >= r->o->commit_seconds)) {
@@ -269,10 +348,18 @@ static void finish_game(struct run *r, const struct work *w,
             r->since_commit = 0;
             r->last_commit = now;
         }
-        if (rc)
+        if (rc) {
+            #pragma omp atomic write
             r->failed = 1;
-        progress(r, &r->s->cells[w->cell], 0);
+        }
+        if (p) {
+            int cell;
+            #pragma omp atomic read
+            cell = r->last_cell;
+            progress(r, &r->s->cells[cell], 0);
+        }
     }
+    return NULL;
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -327,36 +414,45 @@ db:
     return -1;
 }
 
+/* A worker's game: played, then handed to the writer with its buffer. */
+static void play_one(struct run *r, const struct work *w)
+{
+    char err[512];
+    struct pending *p = calloc(1, sizeof *p);
+    size_t cap = 0;
+    if (!p || runner_play_game(r->s, &r->s->cells[w->cell], w->index, &p->rec,
+                               &p->moves, &cap, err, sizeof err) != 0) {
+        #pragma omp critical(rulelab_error)
+        {
+            snprintf(r->err, r->errsz, "%s", p ? err : "out of memory");
+            #pragma omp atomic write
+            r->failed = 1;
+        }
+        if (p)
+            free_pending(p);
+        return;
+    }
+    p->cell = w->cell;
+    p->rec.moves = p->moves;
+    #pragma omp atomic write
+    r->last_cell = w->cell;
+    queue_push(&r->queue, p);
+}
+
 static void play_all(struct run *r)
 {
-    #pragma omp parallel num_threads(r->o->threads)
-    {
-        char *moves = NULL, err[512];
-        size_t cap = 0;
-        #pragma omp for schedule(dynamic, 1)
-        for (long i = 0; i < r->n_work; i++) {
-            const struct work *w = &r->work[i];
-            int stopped_at, failed;
-            #pragma omp atomic read
-            stopped_at = r->cells[w->cell].stopped_at;
-            #pragma omp atomic read
-            failed = r->failed;
-            if (stop_requested || failed
-                || (stopped_at >= 0 && w->index >= stopped_at))
-                continue;
-            struct game_record rec;
-            if (runner_play_game(r->s, &r->s->cells[w->cell], w->index, &rec,
-                                 &moves, &cap, err, sizeof err) != 0) {
-                #pragma omp critical(rulelab_store)
-                {
-                    snprintf(r->err, r->errsz, "%s", err);
-                    r->failed = 1;
-                }
-                continue;
-            }
-            finish_game(r, w, &rec, &moves, &cap);
-        }
-        free(moves);
+    #pragma omp parallel for schedule(dynamic, 1) num_threads(r->o->threads)
+    for (long i = 0; i < r->n_work; i++) {
+        const struct work *w = &r->work[i];
+        int stopped_at, failed;
+        #pragma omp atomic read
+        stopped_at = r->cells[w->cell].stopped_at;
+        #pragma omp atomic read
+        failed = r->failed;
+        if (stop_requested || failed
+            || (stopped_at >= 0 && w->index >= stopped_at))
+            continue;
+        play_one(r, w);
     }
 }
 
@@ -382,14 +478,27 @@ int runner_run(const struct sweep *s, struct store *st,
         || plan(&r, ids) != 0)
         goto done;
     out->total = r.n_work;
+    r.t0 = r.last_commit = now_seconds();
+    r.last_progress = r.t0 - 1e9;
+    pthread_t writer;
+    pthread_mutex_init(&r.queue.lock, NULL);
+    pthread_cond_init(&r.queue.not_empty, NULL);
+    pthread_cond_init(&r.queue.not_full, NULL);
+    if (pthread_create(&writer, NULL, writer_main, &r) != 0) {
+        snprintf(err, errsz, "cannot start the writer thread");
+        goto done;
+    }
     stop_requested = 0;
     void (*old_int)(int) = signal(SIGINT, on_signal);
     void (*old_term)(int) = signal(SIGTERM, on_signal);
-    r.t0 = r.last_commit = now_seconds();
-    r.last_progress = r.t0 - 1e9;
     play_all(&r);
+    queue_close(&r.queue);
+    pthread_join(writer, NULL);
     signal(SIGINT, old_int);
     signal(SIGTERM, old_term);
+    pthread_mutex_destroy(&r.queue.lock);
+    pthread_cond_destroy(&r.queue.not_empty);
+    pthread_cond_destroy(&r.queue.not_full);
     out->seconds = now_seconds() - r.t0;
     out->played = r.done;
     out->dropped = r.dropped;

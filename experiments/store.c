@@ -22,6 +22,8 @@
 struct store {
     sqlite3 *db;
     int readonly, in_transaction;
+    time_t clock; /* when `now` was written: once a second is enough */
+    char now[32];
     int64_t run_id;
     sqlite3_stmt *insert_game, *games_done, *cell_scores;
 };
@@ -142,8 +144,10 @@ int store_open(const char *path, int readonly, struct store **out, char *err,
     }
     sqlite3_busy_timeout(st->db, 30000);
     if (!readonly
-        && (exec(st, "PRAGMA journal_mode = WAL", err, errsz)
+        && (exec(st, "PRAGMA page_size = 16384", err, errsz)
+            || exec(st, "PRAGMA journal_mode = WAL", err, errsz)
             || exec(st, "PRAGMA synchronous = NORMAL", err, errsz)
+            || exec(st, "PRAGMA cache_size = -32768", err, errsz)
             || exec(st, "PRAGMA foreign_keys = ON", err, errsz)
             || ensure_schema(st, err, errsz))) {
         store_close(st);
@@ -378,8 +382,10 @@ int store_insert_game(struct store *st, const struct game_record *g, char *err,
                 " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"))
         return db_error(st->db, err, errsz, "preparing the game insert");
     static const char *const results[] = {"draw", "seat0", "seat1", "draw"};
-    char now[32];
-    now_text(now, sizeof now);
+    if (time(NULL) != st->clock) {
+        st->clock = time(NULL);
+        now_text(st->now, sizeof st->now);
+    }
     sqlite3_stmt *q = st->insert_game;
     sqlite3_bind_int64(q, 1, g->cell_id);
     sqlite3_bind_int(q, 2, g->game_index);
@@ -394,8 +400,8 @@ int store_insert_game(struct store *st, const struct game_record *g, char *err,
     sqlite3_bind_text(q, 8, end_reason_name(g->reason), -1, SQLITE_STATIC);
     sqlite3_bind_int(q, 9, g->plies);
     sqlite3_bind_double(q, 10, g->duration_ms);
-    sqlite3_bind_text(q, 11, now, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(q, 12, g->moves, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 11, st->now, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 12, g->moves, (int)g->moves_len, SQLITE_STATIC);
     if (sqlite3_step(q) != SQLITE_DONE)
         return db_error(st->db, err, errsz, "storing a game");
     return 0;

@@ -31,6 +31,7 @@ struct game_record {
     int plies;
     double duration_ms;
     const char *moves; /* space-separated, in the game's notation */
+    size_t moves_len; /* strlen(moves) */
 };
 
 /* Opens (creating if needed, and bringing the schema up to date unless

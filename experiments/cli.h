@@ -55,7 +55,8 @@ int cli_setup(const char *variant_text, const char *position,
 void cli_draw_board(const struct game *g, const void *st);
 
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
-    cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export;
+    cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,
+    cmd_verify;
 
 /* Dispatches argv (argv[0] the program) to a command. */
 int cli_main(int argc, char **argv);

@@ -1,0 +1,463 @@
+/*
+ * solver.c -- depth-bounded df-pn, proof certificates and their checker.
+ * See solver.h for the question, the answers and the proof file format.
+ *
+ * A node's proof and disproof numbers (pn, dn) count the leaves still to
+ * settle to prove or disprove it; df-pn explores the most-proving child
+ * under thresholds so it never keeps the tree, only a transposition table
+ * of (pn, dn) per (state, remaining depth). Children are made once per
+ * visit and kept while it lasts, which also settles every child that ends
+ * the game at once: that is where the threat-driven pruning comes from (in
+ * Serbest most replies to a king on rank 9 lose to a Khan move, and each is
+ * proven the moment it is generated).
+ */
+#include "solver.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define INF 0x3fffffffu
+
+struct tt_entry {
+    uint64_t key, check;
+    uint32_t pn, dn;
+    uint32_t depth;
+};
+
+#define TT_WAYS 4
+
+/* The children of one node being searched, kept for its whole visit. */
+struct level {
+    unsigned char *states; /* n states of state_size bytes */
+    size_t cap;
+    move_t moves[GAME_MAX_MOVES];
+    uint32_t pn[GAME_MAX_MOVES], dn[GAME_MAX_MOVES];
+};
+
+struct solver {
+    const struct game *g;
+    int attacker; /* seat */
+    struct tt_entry *tt;
+    size_t tt_mask;
+    uint64_t nodes, max_nodes;
+    int out_of_budget, out_of_memory;
+    struct level *levels[SOLVER_MAX_PLIES + 1];
+};
+
+const char *solver_answer_name(enum solver_answer a)
+{
+    return a == SOLVER_WIN ? "win" : a == SOLVER_NO_WIN ? "no win" : "unknown";
+}
+
+static uint32_t add_sat(uint32_t a, uint32_t b)
+{
+    return a >= INF - b ? INF : a + b;
+}
+
+/* A 64-bit hash of every byte of a state: histories and counters included,
+ * so two states share an entry only if they are the same in every way the
+ * rules can see. */
+static uint64_t state_key(const void *st, size_t size)
+{
+    const unsigned char *p = st;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ size;
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    for (; i < size; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+/* ---- transposition table --------------------------------------------- */
+
+/* Looks st up at `depth` plies left: an exact entry, or a proof made with
+ * fewer plies (a win within fewer is a win within more), or a disproof
+ * made with more. Misses give (1, 1). */
+static void tt_get(const struct solver *s, uint64_t key, uint64_t check,
+                   uint32_t depth, uint32_t *pn, uint32_t *dn)
+{
+    *pn = *dn = 1;
+    size_t base = key & s->tt_mask & ~(size_t)(TT_WAYS - 1);
+    for (int w = 0; w < TT_WAYS; w++) {
+        const struct tt_entry *e = &s->tt[base + (size_t)w];
+        if (e->key != key || e->check != check)
+            continue;
+        if (e->depth == depth || (e->pn == 0 && e->depth <= depth)
+            || (e->dn == 0 && e->depth >= depth)) {
+            *pn = e->pn;
+            *dn = e->dn;
+            if (e->depth == depth || e->pn == 0 || e->dn == 0)
+                return;
+        }
+    }
+}
+
+static void tt_put(struct solver *s, uint64_t key, uint64_t check,
+                   uint32_t depth, uint32_t pn, uint32_t dn)
+{
+    size_t base = key & s->tt_mask & ~(size_t)(TT_WAYS - 1);
+    struct tt_entry *victim = NULL;
+    for (int w = 0; w < TT_WAYS; w++) {
+        struct tt_entry *e = &s->tt[base + (size_t)w];
+        if (e->key == key && e->check == check && e->depth == depth) {
+            victim = e;
+            break;
+        }
+        /* Keep settled results over open ones, deep over shallow. */
+        if (!victim || (e->key == 0 && victim->key != 0)
+            || ((e->pn && e->dn) && !(victim->pn && victim->dn))
+            || (((e->pn && e->dn) == (victim->pn && victim->dn))
+                && e->depth < victim->depth))
+            victim = e;
+    }
+    victim->key = key;
+    victim->check = check;
+    victim->depth = depth;
+    victim->pn = pn;
+    victim->dn = dn;
+}
+
+/* ---- df-pn -------------------------------------------------------------- */
+
+static struct level *level_for(struct solver *s, int depth, int n)
+{
+    struct level *l = s->levels[depth];
+    if (!l) {
+        l = s->levels[depth] = calloc(1, sizeof *l);
+        if (!l)
+            return NULL;
+    }
+    size_t need = (size_t)n * s->g->state_size;
+    if (need > l->cap) {
+        unsigned char *grown = realloc(l->states, need);
+        if (!grown)
+            return NULL;
+        l->states = grown;
+        l->cap = need;
+    }
+    return l;
+}
+
+/* The values of a state where the game is over or no plies are left. */
+static int settled(const struct solver *s, const void *st, uint32_t depth,
+                   uint32_t *pn, uint32_t *dn)
+{
+    enum game_outcome o = s->g->status(st).outcome;
+    if (o == GAME_ONGOING && depth > 0)
+        return 0;
+    int win = o == (s->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1);
+    *pn = win ? 0 : INF;
+    *dn = win ? INF : 0;
+    return 1;
+}
+
+static void mid(struct solver *s, const void *st, uint32_t depth,
+                uint32_t th_pn, uint32_t th_dn, uint32_t *out_pn,
+                uint32_t *out_dn);
+
+/* Expands st into its level: children made, settled ones valued, the rest
+ * read from the table. Returns the child count, or -1 out of memory. */
+static int expand(struct solver *s, const void *st, uint32_t depth,
+                  struct level **out)
+{
+    const struct game *g = s->g;
+    move_t moves[GAME_MAX_MOVES];
+    int n = g->legal_moves(st, moves);
+    struct level *l = level_for(s, (int)depth, n);
+    if (!l)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        void *child = l->states + (size_t)i * g->state_size;
+        memcpy(child, st, g->state_size);
+        g->apply(child, moves[i]);
+        l->moves[i] = moves[i];
+        if (!settled(s, child, depth - 1, &l->pn[i], &l->dn[i]))
+            tt_get(s, state_key(child, g->state_size), g->hash(child),
+                   depth - 1, &l->pn[i], &l->dn[i]);
+    }
+    *out = l;
+    return n;
+}
+
+static void mid(struct solver *s, const void *st, uint32_t depth,
+                uint32_t th_pn, uint32_t th_dn, uint32_t *out_pn,
+                uint32_t *out_dn)
+{
+    const struct game *g = s->g;
+    if (settled(s, st, depth, out_pn, out_dn))
+        return;
+    const int or_node = g->to_move(st) == s->attacker;
+    const uint64_t key = state_key(st, g->state_size), check = g->hash(st);
+    struct level *l;
+    s->nodes++;
+    if (s->max_nodes && s->nodes > s->max_nodes)
+        s->out_of_budget = 1;
+    int n = s->out_of_budget ? -2 : expand(s, st, depth, &l);
+    if (n < 0) {
+        s->out_of_memory |= n == -1;
+        tt_get(s, key, check, depth, out_pn, out_dn);
+        return;
+    }
+    uint32_t pn = 0, dn = 0;
+    for (;;) {
+        /* OR: pn = min, dn = sum; AND: the other way round. */
+        uint32_t best = UINT32_MAX, second = INF;
+        int pick = 0;
+        pn = or_node ? INF : 0;
+        dn = or_node ? 0 : INF;
+        for (int i = 0; i < n; i++) {
+            uint32_t mine = or_node ? l->pn[i] : l->dn[i];
+            if (or_node) {
+                pn = pn < l->pn[i] ? pn : l->pn[i];
+                dn = add_sat(dn, l->dn[i]);
+            } else {
+                pn = add_sat(pn, l->pn[i]);
+                dn = dn < l->dn[i] ? dn : l->dn[i];
+            }
+            if (mine < best) {
+                second = best < second ? best : second;
+                best = mine;
+                pick = i;
+            } else if (mine < second) {
+                second = mine;
+            }
+        }
+        if (n == 0)
+            pn = or_node ? INF : 0, dn = or_node ? 0 : INF;
+        if (pn >= th_pn || dn >= th_dn || s->out_of_budget || s->out_of_memory)
+            break;
+        uint32_t c_pn, c_dn;
+        if (or_node) {
+            c_pn = th_pn < add_sat(second, 1) ? th_pn : add_sat(second, 1);
+            c_dn = th_dn >= INF ? INF : add_sat(th_dn - dn, l->dn[pick]);
+        } else {
+            c_dn = th_dn < add_sat(second, 1) ? th_dn : add_sat(second, 1);
+            c_pn = th_pn >= INF ? INF : add_sat(th_pn - pn, l->pn[pick]);
+        }
+        /* The child's own level is deeper, so l stays valid. */
+        mid(s, l->states + (size_t)pick * g->state_size, depth - 1, c_pn, c_dn,
+            &l->pn[pick], &l->dn[pick]);
+    }
+    tt_put(s, key, check, depth, pn, dn);
+    *out_pn = pn;
+    *out_dn = dn;
+}
+
+/* ---- the search ----------------------------------------------------------- */
+
+static int solver_init(struct solver *s, const struct game *g, const void *st,
+                       const struct solver_options *o, char *err,
+                       size_t errsz)
+{
+    memset(s, 0, sizeof *s);
+    if (o->plies < 1 || o->plies > SOLVER_MAX_PLIES) {
+        snprintf(err, errsz, "the ply bound must be 1 to %d", SOLVER_MAX_PLIES);
+        return -1;
+    }
+    s->g = g;
+    s->attacker = g->to_move(st);
+    s->max_nodes = o->max_nodes;
+    size_t entries = (o->max_mb ? o->max_mb : 64) * 1024 * 1024
+                     / sizeof(struct tt_entry);
+    size_t size = TT_WAYS;
+    while (size * 2 <= entries)
+        size *= 2;
+    s->tt = calloc(size, sizeof *s->tt);
+    if (!s->tt) {
+        snprintf(err, errsz, "out of memory for the transposition table");
+        return -1;
+    }
+    s->tt_mask = size - 1;
+    return 0;
+}
+
+static void solver_free(struct solver *s)
+{
+    for (int i = 0; i <= SOLVER_MAX_PLIES; i++)
+        if (s->levels[i]) {
+            free(s->levels[i]->states);
+            free(s->levels[i]);
+        }
+    free(s->tt);
+}
+
+/* Proves or disproves st within depth, as far as the budget goes. */
+static void search(struct solver *s, const void *st, uint32_t depth,
+                   uint32_t *pn, uint32_t *dn)
+{
+    mid(s, st, depth, INF, INF, pn, dn);
+}
+
+/* Whether the child after move m of st is proven for the attacker within
+ * depth - 1 (searching it again if the table lost it). */
+static int child_proven(struct solver *s, const void *child, uint32_t depth)
+{
+    uint32_t pn, dn;
+    if (settled(s, child, depth, &pn, &dn))
+        return pn == 0;
+    tt_get(s, state_key(child, s->g->state_size), s->g->hash(child), depth,
+           &pn, &dn);
+    if (pn != 0 && dn != 0)
+        search(s, child, depth, &pn, &dn);
+    return pn == 0;
+}
+
+/* Follows the proof from a proven st: the attacker's proving move, the
+ * defender's reply with the largest proof left (its longest resistance). */
+static void principal_variation(struct solver *s, const void *st,
+                                uint32_t depth, struct solver_result *r)
+{
+    const struct game *g = s->g;
+    _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
+    move_t moves[GAME_MAX_MOVES];
+    memcpy(cur, st, g->state_size);
+    r->pv_len = 0;
+    while (depth > 0 && g->status(cur).outcome == GAME_ONGOING) {
+        int n = g->legal_moves(cur, moves), chosen = -1;
+        int or_node = g->to_move(cur) == s->attacker;
+        for (int i = 0; i < n && (chosen < 0 || !or_node); i++) {
+            memcpy(child, cur, g->state_size);
+            g->apply(child, moves[i]);
+            if (or_node ? child_proven(s, child, depth - 1)
+                        : g->status(child).outcome == GAME_ONGOING || chosen < 0)
+                chosen = i;
+            if (!or_node && g->status(child).outcome == GAME_ONGOING)
+                break;
+        }
+        if (chosen < 0)
+            return;
+        r->pv[r->pv_len++] = moves[chosen];
+        g->apply(cur, moves[chosen]);
+        depth--;
+    }
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs the search on an initialised solver and fills r. */
+static void solve_with(struct solver *s, const void *st, int plies,
+                       struct solver_result *r)
+{
+    double t0 = now_seconds();
+    uint32_t pn, dn;
+    memset(r, 0, sizeof *r);
+    search(s, st, (uint32_t)plies, &pn, &dn);
+    r->answer = pn == 0 ? SOLVER_WIN : dn == 0 ? SOLVER_NO_WIN : SOLVER_UNKNOWN;
+    r->root_pn = pn;
+    r->root_dn = dn;
+    if (r->answer == SOLVER_WIN) {
+        uint64_t budget = s->max_nodes;
+        s->max_nodes = 0; /* the line of a proven win must be completed */
+        s->out_of_budget = 0;
+        principal_variation(s, st, (uint32_t)plies, r);
+        s->max_nodes = budget;
+    }
+    r->nodes = s->nodes;
+    r->seconds = now_seconds() - t0;
+}
+
+int solver_solve(const struct game *g, const void *st,
+                 const struct solver_options *o, struct solver_result *r,
+                 char *err, size_t errsz)
+{
+    struct solver s;
+    if (solver_init(&s, g, st, o, err, errsz))
+        return -1;
+    solve_with(&s, st, o->plies, r);
+    int oom = s.out_of_memory;
+    solver_free(&s);
+    if (oom) {
+        snprintf(err, errsz, "out of memory during the search");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- proof certificates ------------------------------------------------- */
+
+/* Writes the strategy tree below a proven st, `ply` plies from the root.
+ * Returns 0, or -1 if a needed proof cannot be found again. */
+static int write_tree(struct solver *s, const void *st, uint32_t depth,
+                      int ply, FILE *out)
+{
+    const struct game *g = s->g;
+    _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
+    move_t moves[GAME_MAX_MOVES];
+    char text[32];
+    int n = g->legal_moves(st, moves);
+    int or_node = g->to_move(st) == s->attacker;
+    int written = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, st, g->state_size);
+        g->apply(child, moves[i]);
+        int proven = child_proven(s, child, depth - 1);
+        if (or_node && !proven)
+            continue;
+        if (!proven)
+            return -1; /* a defender move the proof does not answer */
+        g->move_to_text(st, moves[i], text, sizeof text);
+        fprintf(out, "%d %s\n", ply + 1, text);
+        written++;
+        if (g->status(child).outcome == GAME_ONGOING
+            && write_tree(s, child, depth - 1, ply + 1, out) != 0)
+            return -1;
+        if (or_node)
+            return 0;
+    }
+    return or_node || written == 0 ? -1 : 0;
+}
+
+int solver_write_proof(const struct variant *v, const void *st,
+                       const struct solver_options *o, FILE *out,
+                       struct solver_result *r, char *err, size_t errsz)
+{
+    const struct game *g = v->game;
+    _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
+    char position[1024], canonical[VARIANT_TEXT_MAX];
+    /* Search the position exactly as the checker will rebuild it: from its
+     * text, so no history the text lacks can make the two disagree. */
+    if (g->to_text(st, position, sizeof position) < 0
+        || g->from_text(root, v, position, err, errsz) != 0) {
+        snprintf(err, errsz, "the position does not round-trip through text");
+        return -1;
+    }
+    struct solver s;
+    if (solver_init(&s, g, root, o, err, errsz))
+        return -1;
+    solve_with(&s, root, o->plies, r);
+    int rc = 0;
+    if (s.out_of_memory) {
+        snprintf(err, errsz, "out of memory during the search");
+        rc = -1;
+    } else if (r->answer == SOLVER_WIN) {
+        variant_canonical(v, canonical, sizeof canonical);
+        fprintf(out, "rulelab-proof 1\nvariant %s\nposition %s\nplies %d\n"
+                "moves\n", canonical, position, o->plies);
+        s.max_nodes = 0;
+        s.out_of_budget = 0;
+        if (write_tree(&s, root, (uint32_t)o->plies, 0, out) != 0) {
+            snprintf(err, errsz, "the proof could not be rebuilt");
+            rc = -1;
+        } else {
+            fprintf(out, "end\n");
+        }
+        if (ferror(out)) {
+            snprintf(err, errsz, "writing the proof failed");
+            rc = -1;
+        }
+    }
+    solver_free(&s);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/*
+ * solver.h -- "can the side to move force a win within N plies?"
+ *
+ * Depth-first proof-number search (df-pn, Nagai 2002) with a depth bound,
+ * over any game behind core/game.h. The side to move at the root is the
+ * attacker: OR nodes are its turns, AND nodes the defender's. A position
+ * where the game ended is a proof if the attacker won, a disproof
+ * otherwise (draws and the ply bound count as not-a-win). A transposition
+ * table (size from max_mb) is keyed by a 64-bit hash of the whole state,
+ * checked against the game's Zobrist hash.
+ *
+ * A proven win can be written out as a proof certificate (a strategy
+ * tree), which proof_verify re-checks from scratch with the move generator
+ * alone; the command line never reports a win whose proof does not verify.
+ *
+ * Proof file format (text, one item per line):
+ *
+ *     rulelab-proof 1
+ *     variant <canonical variant>
+ *     position <position text>
+ *     plies <N>
+ *     moves
+ *     <ply> <move>            one line per node of the strategy tree, in
+ *     ...                     preorder: the attacker's chosen move at its
+ *     end                     turns, every legal defender move at theirs
+ *
+ * <ply> is the node's distance from the root (1 for the attacker's first
+ * move); <move> is in the game's notation. A line's children are the lines
+ * after it with ply one greater, up to the next line with ply no greater.
+ */
+#ifndef RULELAB_SOLVER_H
+#define RULELAB_SOLVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "game.h"
+
+#define SOLVER_MAX_PLIES 64
+
+enum solver_answer { SOLVER_WIN, SOLVER_NO_WIN, SOLVER_UNKNOWN };
+
+struct solver_options {
+    int plies; /* 1..SOLVER_MAX_PLIES: the bound on the game's length */
+    uint64_t max_nodes; /* nodes expanded before giving up; 0 = no limit */
+    size_t max_mb; /* transposition table memory */
+};
+
+struct solver_result {
+    enum solver_answer answer;
+    move_t pv[SOLVER_MAX_PLIES]; /* a winning line, for SOLVER_WIN: the
+                                  * attacker's moves and the defender's
+                                  * longest resistance */
+    int pv_len;
+    uint64_t nodes; /* expansions */
+    double seconds;
+    uint32_t root_pn, root_dn; /* proof and disproof numbers reached */
+};
+
+const char *solver_answer_name(enum solver_answer a);
+
+/* Searches st (game not over) for a forced win of the side to move within
+ * o->plies plies. Returns 0 with the answer in *r, or -1 with a message
+ * (out of memory, bad options). */
+int solver_solve(const struct game *g, const void *st,
+                 const struct solver_options *o, struct solver_result *r,
+                 char *err, size_t errsz);
+
+/* Solves st as above and, if the answer is a win, writes its proof
+ * certificate to out (v is the variant st was set up under). Returns 0
+ * with the answer in *r (nothing is written unless it is SOLVER_WIN), or
+ * -1 with a message. */
+int solver_write_proof(const struct variant *v, const void *st,
+                       const struct solver_options *o, FILE *out,
+                       struct solver_result *r, char *err, size_t errsz);
+
+/* What proof_verify found. */
+struct proof_info {
+    char variant[VARIANT_TEXT_MAX];
+    char position[1024];
+    int plies;
+    long nodes; /* lines of the strategy tree */
+};
+
+/* Re-checks a proof file from scratch: the header parses, every attacker
+ * move is legal, every legal defender move is present, every leaf is a win
+ * of the attacker by the rules, no line is deeper than the bound. Returns
+ * 0 if valid, or -1 with a message naming the line where it breaks. */
+int proof_verify(FILE *in, struct proof_info *info, char *err, size_t errsz);
+
+#endif

@@ -247,6 +247,62 @@ static int build_pairs(struct report *r)
     return 0;
 }
 
+/* The claims table, if the database has one (rulelab claim made it). */
+static int build_claims(sqlite3 *db, const char *sweep, struct report *r,
+                        char *err, size_t errsz)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = "
+                           "'claims'", -1, &q, NULL) != SQLITE_OK)
+        return fail(db, err, errsz);
+    int exists = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    if (!exists)
+        return 0;
+    if (sqlite3_prepare_v2(db, "SELECT k.variant, k.question, k.plies,"
+                           " k.node_budget, COUNT(*), SUM(k.answer = 'win'),"
+                           " SUM(k.answer = 'no_win'), SUM(k.answer = 'unknown')"
+                           " FROM claims k LEFT JOIN game_view g ON g.id = k.game_id"
+                           " WHERE (?1 IS NULL OR g.sweep = ?1)"
+                           " GROUP BY k.variant, k.question, k.plies, k.node_budget"
+                           " ORDER BY k.variant, k.question, k.plies, k.node_budget",
+                           -1, &q, NULL) != SQLITE_OK)
+        return fail(db, err, errsz);
+    if (sweep)
+        sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    int cap = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (r->n_claims == cap) {
+            cap = cap ? 2 * cap : 8;
+            struct claim_row *grown = realloc(r->claims, sizeof *grown * (size_t)cap);
+            if (!grown) {
+                sqlite3_finalize(q);
+                snprintf(err, errsz, "out of memory");
+                return -1;
+            }
+            r->claims = grown;
+        }
+        struct claim_row *c = &r->claims[r->n_claims++];
+        memset(c, 0, sizeof *c);
+        snprintf(c->variant, sizeof c->variant, "%s", sqlite3_column_text(q, 0));
+        report_short_variant(c->variant, c->short_variant,
+                             sizeof c->short_variant);
+        snprintf(c->question, sizeof c->question, "%s",
+                 sqlite3_column_text(q, 1));
+        c->plies = sqlite3_column_int(q, 2);
+        c->node_budget = sqlite3_column_int64(q, 3);
+        c->positions = sqlite3_column_int64(q, 4);
+        c->wins = sqlite3_column_int64(q, 5);
+        c->no_wins = sqlite3_column_int64(q, 6);
+        c->unknown = sqlite3_column_int64(q, 7);
+        c->win_share = c->positions ? (double)c->wins / (double)c->positions : 0;
+        stats_wilson((double)c->wins, (double)c->positions, 1.959963984540054,
+                     &c->lo, &c->hi);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
+}
+
 int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
                  size_t errsz)
 {
@@ -254,7 +310,7 @@ int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
     if (build_level(db, "c.id", sweep, &r->cells, &r->n_cells, err, errsz)
         || build_level(db, "v.canonical", sweep, &r->variants, &r->n_variants,
                        err, errsz)
-        || build_pairs(r)) {
+        || build_pairs(r) || build_claims(db, sweep, r, err, errsz)) {
         if (!*err)
             snprintf(err, errsz, "out of memory");
         report_free(r);
@@ -268,6 +324,7 @@ void report_free(struct report *r)
     free(r->cells);
     free(r->variants);
     free(r->pairs);
+    free(r->claims);
     memset(r, 0, sizeof *r);
 }
 
@@ -445,6 +502,44 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
     fprintf(out, "\n  ]");
 }
 
+static void print_claims(const struct report *r, enum report_format f,
+                         FILE *out)
+{
+    static const char *const headers[] = {
+        "variant", "question", "plies", "node_budget", "positions",
+        "proven_win", "proven_not", "unknown", "win_share", "win_ci95"};
+    struct table t = {10, r->n_claims, {0}, NULL};
+    memcpy(t.header, headers, sizeof headers);
+    t.cells = calloc((size_t)(r->n_claims ? r->n_claims : 1), sizeof *t.cells);
+    if (!t.cells)
+        return;
+    for (int i = 0; i < r->n_claims; i++) {
+        const struct claim_row *c = &r->claims[i];
+        char (*row)[VARIANT_TEXT_MAX] = t.cells[i];
+        snprintf(row[0], VARIANT_TEXT_MAX, "%s",
+                 f == REPORT_CSV ? c->variant : c->short_variant);
+        snprintf(row[1], VARIANT_TEXT_MAX, "%s", c->question);
+        snprintf(row[2], VARIANT_TEXT_MAX, "%d", c->plies);
+        snprintf(row[3], VARIANT_TEXT_MAX, "%ld", c->node_budget);
+        snprintf(row[4], VARIANT_TEXT_MAX, "%ld", c->positions);
+        snprintf(row[5], VARIANT_TEXT_MAX, "%ld", c->wins);
+        snprintf(row[6], VARIANT_TEXT_MAX, "%ld", c->no_wins);
+        snprintf(row[7], VARIANT_TEXT_MAX, "%ld", c->unknown);
+        snprintf(row[8], VARIANT_TEXT_MAX, "%.3f", c->win_share);
+        snprintf(row[9], VARIANT_TEXT_MAX, "%.3f-%.3f", c->lo, c->hi);
+    }
+    const char *title = "claims: sampled positions where the side to move "
+                        "forces a win within the bound (rulelab claim)";
+    if (f == REPORT_MARKDOWN)
+        fprintf(out, "\n### %s\n\n", title);
+    else if (f == REPORT_TABLE)
+        fprintf(out, "\n%s\n", title);
+    else
+        fprintf(out, "\n# claims\n");
+    table_print(&t, f, out);
+    free(t.cells);
+}
+
 void report_print(const struct report *r, enum report_format f, FILE *out)
 {
     if (f == REPORT_JSON) {
@@ -464,6 +559,20 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
             fprintf(out, ", \"games\": %ld, \"score\": %.6f, \"ci95\": [%.6f, "
                     "%.6f]}", p->games, p->score, p->lo, p->hi);
         }
+        fprintf(out, "\n  ],\n  \"claims\": [");
+        for (int i = 0; i < r->n_claims; i++) {
+            const struct claim_row *c = &r->claims[i];
+            fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
+            json_string(out, c->variant);
+            fprintf(out, ", \"question\": ");
+            json_string(out, c->question);
+            fprintf(out, ", \"plies\": %d, \"node_budget\": %ld, "
+                    "\"positions\": %ld, \"proven_win\": %ld, "
+                    "\"proven_not\": %ld, \"unknown\": %ld, \"win_share\": "
+                    "%.6f, \"win_ci95\": [%.6f, %.6f]}", c->plies,
+                    c->node_budget, c->positions, c->wins, c->no_wins,
+                    c->unknown, c->win_share, c->lo, c->hi);
+        }
         fprintf(out, "\n  ]\n}\n");
         return;
     }
@@ -477,4 +586,6 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
     print_rows("variants (all agent pairs together)", r->variants,
                r->n_variants, 0, f, out);
     print_pairs(r, f, out);
+    if (r->n_claims)
+        print_claims(r, f, out);
 }

@@ -39,11 +39,23 @@ struct pair_row {
     double score, lo, hi; /* agent[0]'s score and interval */
 };
 
+/* Solver answers on sampled positions (rulelab claim), per variant,
+ * question, ply bound and node budget. */
+struct claim_row {
+    char variant[VARIANT_TEXT_MAX], short_variant[VARIANT_TEXT_MAX];
+    char question[64];
+    int plies;
+    long node_budget, positions, wins, no_wins, unknown;
+    double win_share, lo, hi; /* proven wins / positions, 95% Wilson */
+};
+
 struct report {
     struct report_row *cells, *variants;
     int n_cells, n_variants;
     struct pair_row *pairs;
     int n_pairs;
+    struct claim_row *claims;
+    int n_claims;
 };
 
 enum report_format { REPORT_TABLE, REPORT_CSV, REPORT_JSON, REPORT_MARKDOWN };

@@ -59,6 +59,14 @@ static const char *const schema[] = {
     " reason TEXT NOT NULL, plies INTEGER NOT NULL,"
     " duration_ms REAL NOT NULL, finished TEXT NOT NULL, moves TEXT NOT NULL,"
     " UNIQUE (cell_id, game_index))",
+    "CREATE TABLE IF NOT EXISTS claims ("
+    " id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(id),"
+    " ply INTEGER NOT NULL, variant TEXT NOT NULL, position TEXT NOT NULL,"
+    " question TEXT NOT NULL, plies INTEGER NOT NULL, node_budget INTEGER NOT NULL,"
+    " answer TEXT NOT NULL CHECK (answer IN ('win', 'no_win', 'unknown')),"
+    " nodes INTEGER NOT NULL, seconds REAL NOT NULL, pv TEXT NOT NULL,"
+    " proof TEXT, created TEXT NOT NULL,"
+    " UNIQUE (game_id, ply, question, plies, node_budget))",
     "CREATE VIEW IF NOT EXISTS game_view AS SELECT"
     " g.id, s.name AS sweep, s.seed AS sweep_seed, v.game, v.canonical AS variant,"
     " c.agent0_name, c.agent1_name, a0.spec AS agent0, a1.spec AS agent1,"

@@ -1,0 +1,270 @@
+/*
+ * claim.c -- sampling claim positions from stored games, solving them on
+ * all threads, and storing the answers. See claim.h.
+ */
+#include "claim.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "serbest.h"
+#include "solver.h"
+
+struct candidate {
+    int64_t game_id;
+    int ply;
+    struct variant variant;
+    char variant_text[VARIANT_TEXT_MAX];
+    char position[1024];
+    /* filled by the search */
+    struct solver_result r;
+    char pv[1024];
+    char *proof;
+    int failed;
+    char err[256];
+};
+
+/* Whether the side to move in a Serbest position may drop its king on its
+ * highest allowed rank. */
+static int king_landing_possible(const struct serbest_state *s,
+                                 const move_t *moves, int n)
+{
+    if (!s->hand[s->side][SERBEST_KING])
+        return 0;
+    int top = s->side == SERBEST_WHITE ? s->kings_landing - 1
+                                       : 10 - s->kings_landing;
+    for (int i = 0; i < n; i++)
+        if (SERBEST_DROP_KIND(moves[i]) == SERBEST_KING
+            && SERBEST_RANK(SERBEST_TO(moves[i])) == top)
+            return 1;
+    return 0;
+}
+
+/* Replays one stored game and takes its last claim position (the latest
+ * moment its side to move could still land its king on the top rank: the
+ * first such position is the empty board in every game). Returns 1 if c
+ * was filled. */
+static int sample_game(int64_t id, const char *variant, const char *moves,
+                       struct candidate *c)
+{
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    move_t legal[GAME_MAX_MOVES];
+    char tok[32], err[256];
+    if (variant_parse(variant, &c->variant, err, sizeof err) != 0
+        || c->variant.game != &serbest_game)
+        return 0;
+    serbest_game.init(st, &c->variant);
+    const char *p = moves;
+    int found = 0;
+    for (int ply = 0;; ply++) {
+        if (serbest_game.status(st).outcome != GAME_ONGOING)
+            return found;
+        int n = serbest_game.legal_moves(st, legal);
+        if (king_landing_possible((const struct serbest_state *)st, legal, n)) {
+            c->game_id = id;
+            c->ply = ply;
+            snprintf(c->variant_text, sizeof c->variant_text, "%s", variant);
+            serbest_game.to_text(st, c->position, sizeof c->position);
+            found = 1;
+        }
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        if (!len || len >= sizeof tok)
+            return found;
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        p += len;
+        move_t m;
+        if (game_parse_move(&serbest_game, st, tok, &m, err, sizeof err) != 0)
+            return 0; /* a stored game that does not replay: skip it */
+        serbest_game.apply(st, m);
+    }
+}
+
+/* Solves one candidate, writing and verifying the proof of a win. */
+static void solve_candidate(struct candidate *c, const struct claim_options *o)
+{
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    struct solver_options so = {o->plies, o->nodes, o->mb};
+    char *buf = NULL;
+    size_t size = 0;
+    if (serbest_game.from_text(st, &c->variant, c->position, c->err,
+                               sizeof c->err) != 0) {
+        c->failed = 1;
+        return;
+    }
+    FILE *f = open_memstream(&buf, &size);
+    if (!f || solver_write_proof(&c->variant, st, &so, f, &c->r, c->err,
+                                 sizeof c->err) != 0) {
+        if (f)
+            fclose(f);
+        free(buf);
+        c->failed = 1;
+        return;
+    }
+    fclose(f);
+    if (c->r.answer == SOLVER_WIN) {
+        struct proof_info info;
+        FILE *in = fmemopen(buf, size, "r");
+        if (!in || proof_verify(in, &info, c->err, sizeof c->err) != 0) {
+            /* never report a win whose proof does not check */
+            c->r.answer = SOLVER_UNKNOWN;
+            free(buf);
+            buf = NULL;
+        }
+        if (in)
+            fclose(in);
+        c->proof = buf;
+    } else {
+        free(buf);
+    }
+    _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
+    memcpy(cur, st, serbest_game.state_size);
+    size_t len = 0;
+    c->pv[0] = '\0';
+    for (int i = 0; i < c->r.pv_len && len + 40 < sizeof c->pv; i++) {
+        if (len)
+            c->pv[len++] = ' ';
+        len += (size_t)serbest_game.move_to_text(cur, c->r.pv[i], c->pv + len,
+                                                 sizeof c->pv - len);
+        serbest_game.apply(cur, c->r.pv[i]);
+    }
+}
+
+static int already_stored(sqlite3 *db, const struct candidate *c,
+                          const struct claim_options *o)
+{
+    sqlite3_stmt *q;
+    int found = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM claims WHERE game_id = ?1 AND "
+                           "ply = ?2 AND question = ?3 AND plies = ?4 AND "
+                           "node_budget = ?5", -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_int64(q, 1, c->game_id);
+    sqlite3_bind_int(q, 2, c->ply);
+    sqlite3_bind_text(q, 3, CLAIM_KING_LANDING, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 4, o->plies);
+    sqlite3_bind_int64(q, 5, (int64_t)o->nodes);
+    found = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    return found;
+}
+
+static int store_candidate(sqlite3 *db, const struct candidate *c,
+                           const struct claim_options *o)
+{
+    static const char *const answers[] = {"win", "no_win", "unknown"};
+    char now[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO claims (game_id, ply,"
+                           " variant, position, question, plies, node_budget,"
+                           " answer, nodes, seconds, pv, proof, created)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+                           " ?11, ?12, ?13)", -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(q, 1, c->game_id);
+    sqlite3_bind_int(q, 2, c->ply);
+    sqlite3_bind_text(q, 3, c->variant_text, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 4, c->position, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 5, CLAIM_KING_LANDING, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 6, o->plies);
+    sqlite3_bind_int64(q, 7, (int64_t)o->nodes);
+    sqlite3_bind_text(q, 8, answers[c->r.answer], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 9, (int64_t)c->r.nodes);
+    sqlite3_bind_double(q, 10, c->r.seconds);
+    sqlite3_bind_text(q, 11, c->pv, -1, SQLITE_STATIC);
+    if (c->proof)
+        sqlite3_bind_text(q, 12, c->proof, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(q, 12);
+    sqlite3_bind_text(q, 13, now, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Reads the candidates from the stored games. Returns how many, or -1. */
+static int sample(sqlite3 *db, const struct claim_options *o,
+                  struct candidate **out, struct claim_summary *sum)
+{
+    sqlite3_stmt *q;
+    int n = 0, cap = 0;
+    *out = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT id, variant, moves FROM game_view "
+                           "WHERE game = 'serbest' AND (?1 IS NULL OR sweep "
+                           "= ?1) ORDER BY id", -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    if (o->sweep)
+        sqlite3_bind_text(q, 1, o->sweep, -1, SQLITE_STATIC);
+    while (sqlite3_step(q) == SQLITE_ROW && (!o->positions || n < o->positions)) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct candidate *grown = realloc(*out, sizeof *grown * (size_t)cap);
+            if (!grown) {
+                sqlite3_finalize(q);
+                return -1;
+            }
+            *out = grown;
+        }
+        struct candidate *c = &(*out)[n];
+        memset(c, 0, sizeof *c);
+        if (!sample_game(sqlite3_column_int64(q, 0),
+                         (const char *)sqlite3_column_text(q, 1),
+                         (const char *)sqlite3_column_text(q, 2), c))
+            continue;
+        if (already_stored(db, c, o)) {
+            sum->skipped++;
+            continue;
+        }
+        n++;
+    }
+    sqlite3_finalize(q);
+    return n;
+}
+
+int claim_run(struct store *st, const struct claim_options *o,
+              struct claim_summary *sum, char *err, size_t errsz)
+{
+    sqlite3 *db = store_db(st);
+    struct candidate *c;
+    memset(sum, 0, sizeof *sum);
+    int n = sample(db, o, &c, sum);
+    if (n < 0) {
+        snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
+        return -1;
+    }
+    #pragma omp parallel for schedule(dynamic, 1) num_threads(o->threads)
+    for (int i = 0; i < n; i++)
+        solve_candidate(&c[i], o);
+    int rc = 0;
+    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (c[i].failed) {
+            snprintf(err, errsz, "game %lld ply %d: %s",
+                     (long long)c[i].game_id, c[i].ply, c[i].err);
+            rc = -1;
+            break;
+        }
+        if (store_candidate(db, &c[i], o) != 0) {
+            snprintf(err, errsz, "storing a claim: %s", sqlite3_errmsg(db));
+            rc = -1;
+        }
+        sum->positions++;
+        sum->wins += c[i].r.answer == SOLVER_WIN;
+        sum->no_wins += c[i].r.answer == SOLVER_NO_WIN;
+        sum->unknown += c[i].r.answer == SOLVER_UNKNOWN;
+    }
+    sqlite3_exec(db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+    for (int i = 0; i < n; i++)
+        free(c[i].proof);
+    free(c);
+    return rc;
+}

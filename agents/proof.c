@@ -71,7 +71,8 @@ static int take_move(struct checker *c, const void *st, int ply, move_t *m,
     return 0;
 }
 
-static int check_and(struct checker *c, const void *st, int ply);
+static int check_and(struct checker *c, const void *st, int ply,
+                     const struct line *parent);
 
 static int check_or(struct checker *c, const void *st, int ply)
 {
@@ -89,7 +90,7 @@ static int check_or(struct checker *c, const void *st, int ply)
     c->g->apply(child, m);
     rc = check_leaf_or_go_on(c, child, ply + 1, l);
     if (rc == -2)
-        rc = check_and(c, child, ply + 1);
+        rc = check_and(c, child, ply + 1, l);
     if (rc)
         return -1;
     if (c->next < c->n && c->lines[c->next].ply == ply + 1)
@@ -98,14 +99,16 @@ static int check_or(struct checker *c, const void *st, int ply)
     return 0;
 }
 
-static int check_and(struct checker *c, const void *st, int ply)
+/* The defender's turn after the attacker's move on line `parent`: every
+ * legal defender move must be answered. */
+static int check_and(struct checker *c, const void *st, int ply,
+                     const struct line *parent)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
     move_t moves[GAME_MAX_MOVES];
     char text[32];
     int n = c->g->legal_moves(st, moves);
     char *seen = calloc((size_t)(n ? n : 1), 1);
-    int first_line = c->next < c->n ? c->lines[c->next].number : c->n + 1;
     int rc = 0;
     if (!seen)
         return fail(c, "out of memory");
@@ -139,8 +142,9 @@ static int check_and(struct checker *c, const void *st, int ply)
     for (int k = 0; k < n && rc == 0; k++)
         if (!seen[k]) {
             c->g->move_to_text(st, moves[k], text, sizeof text);
-            rc = fail(c, "line %d: the defender's move %s (ply %d) is not "
-                      "answered", first_line, text, ply + 1);
+            rc = fail(c, "line %d: after %s, the defender's move %s (ply %d) "
+                      "is not answered", parent->number, parent->move, text,
+                      ply + 1);
         }
     free(seen);
     return rc;

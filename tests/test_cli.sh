@@ -26,7 +26,7 @@ check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
 check "no command"         2 "usage: rulelab"        -- "$bin"
 check "main help"          0 "perft"                 -- "$bin" --help
 check "unknown command"    2 "unknown command 'frob'" -- "$bin" frob
-for cmd in list perft show bench play run report replay export; do
+for cmd in list perft show bench play run report replay export solve verify claim; do
     check "$cmd --help"    0 "usage: rulelab $cmd"   -- "$bin" "$cmd" --help
 done
 check "unknown option"     2 "unknown option '--bogus'" -- "$bin" perft tafl 1 --bogus
@@ -96,6 +96,17 @@ check "export needs csv"   2 "needs DB and --csv"    -- "$bin" export x.db
 for f in "$(dirname "$0")"/../experiments/sweeps/*.ini; do
     check "sweep $(basename "$f") parses" 0 "games" -- "$bin" run "$f" --dry-run
 done
+
+proof=$(mktemp)
+check "solve win in 3"     0 "proven win within 3 plies" -- "$bin" solve tafl --position "4a4/9/9/a7a/9/9/9/4k4/9 d" --plies 3 --proof "$proof"
+check "verify the proof"   0 "valid: in tafl("       -- "$bin" verify "$proof"
+sed -i '7d' "$proof"
+check "verify a cut proof" 1 "INVALID: line 6: after " -- "$bin" verify "$proof"
+rm -f "$proof"
+check "solve no win"       0 "no forced win within 2 plies (proven)" -- "$bin" solve tafl --position "4a4/9/9/a7a/9/9/9/4k4/9 d" --plies 2
+check "solve budget"       0 "unknown: node budget" -- "$bin" solve serbest --plies 5 --nodes 3
+check "solve needs plies"  2 "needs VARIANT and --plies" -- "$bin" solve tafl
+check "solve bad plies"    2 "--plies must be"       -- "$bin" solve tafl --plies 99
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

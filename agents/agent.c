@@ -4,7 +4,6 @@
  */
 #include "agent.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,16 +45,6 @@ static const struct agent_kind random_kind = {
 const struct agent_kind *const agent_kinds[] = {&random_kind, &mcts_kind,
                                                 NULL};
 
-static void set_error(char *err, size_t errsz, const char *fmt, ...)
-{
-    if (!err || !errsz)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-}
-
 int agent_kinds_text(char *buf, size_t n)
 {
     size_t len = 0;
@@ -94,7 +83,7 @@ int agent_create(const char *spec, uint64_t seed, struct agent **out,
     if (!kind) {
         char kinds[2048];
         agent_kinds_text(kinds, sizeof kinds);
-        set_error(err, errsz, "unknown agent '%s'; the agents are:\n%s", name,
+        game_error(err, errsz, "unknown agent '%s'; the agents are:\n%s", name,
                   kinds);
         return -1;
     }
@@ -105,7 +94,7 @@ int agent_create(const char *spec, uint64_t seed, struct agent **out,
     struct agent *a = calloc(1, sizeof *a);
     if (!a || !(a->self = kind->create(values, seed))) {
         free(a);
-        set_error(err, errsz, "%s: out of memory", spec);
+        game_error(err, errsz, "%s: out of memory", spec);
         return -1;
     }
     a->kind = kind;

@@ -59,30 +59,31 @@ const char *game_outcome_name(enum game_outcome o)
     return "?";
 }
 
-static void set_error(char *err, size_t errsz, const char *fmt, ...)
+int game_error(char *err, size_t errsz, const char *fmt, ...)
 {
-    if (!err || errsz == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
+    if (err && errsz) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errsz, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
 }
 
 int game_parse_move(const struct game *g, const void *st, const char *text,
                     move_t *m, char *err, size_t errsz)
 {
     if (g->status(st).outcome != GAME_ONGOING) {
-        set_error(err, errsz, "move '%s': the game is already over", text);
+        game_error(err, errsz, "move '%s': the game is already over", text);
         return -1;
     }
     if (g->move_from_text(st, text, m) != 0) {
-        set_error(err, errsz, "'%s' is not a %s move", text, g->name);
+        game_error(err, errsz, "'%s' is not a %s move", text, g->name);
         return -1;
     }
     move_t *moves = malloc(sizeof *moves * (size_t)g->max_moves);
     if (!moves) {
-        set_error(err, errsz, "out of memory");
+        game_error(err, errsz, "out of memory");
         return -1;
     }
     int n = g->legal_moves(st, moves), found = 0;
@@ -90,7 +91,7 @@ int game_parse_move(const struct game *g, const void *st, const char *text,
         found = moves[i] == *m;
     free(moves);
     if (!found) {
-        set_error(err, errsz, "move '%s' is not legal here", text);
+        game_error(err, errsz, "move '%s' is not legal here", text);
         return -1;
     }
     return 0;
@@ -125,7 +126,7 @@ int game_setup(const struct variant *v, void *st, const char *position,
         move_t m;
         char why[128];
         if (game_parse_move(g, st, tok, &m, why, sizeof why) != 0) {
-            set_error(err, errsz, "move %d: %s", ply, why);
+            game_error(err, errsz, "move %d: %s", ply, why);
             return -1;
         }
         g->apply(st, m);

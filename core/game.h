@@ -114,6 +114,11 @@ const struct game *game_find(const char *name);
 
 const char *end_reason_name(enum end_reason r);
 
+/* Writes a printf-style message into err (if err and errsz are set) and
+ * returns -1, so error paths read `return game_error(err, errsz, ...)`. */
+int game_error(char *err, size_t errsz, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Writes square (file, rank), both from 0, as "a1".."j10" with a NUL; returns
  * its length (2 or 3). Move text is written for every ply of every stored
  * game, so this is inline and avoids printf. */

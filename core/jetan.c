@@ -14,7 +14,6 @@
 #include "jetan.h"
 
 #include <assert.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,17 +381,6 @@ static int jetan_to_text(const void *st, char *buf, size_t n)
     return len;
 }
 
-static int text_error(char *err, size_t errsz, const char *fmt, ...)
-{
-    if (err && errsz) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 static int kind_of_letter(char c)
 {
     const char *at = c ? strchr(piece_letters, c >= 'a' ? c - 'a' + 'A' : c)
@@ -408,10 +396,10 @@ static const char *parse_board(struct jetan_state *s, const char *c,
     for (; *c && *c != ' '; c++) {
         if (*c == '/') {
             if (file != 10)
-                return text_error(err, errsz, "jetan position: rank %d does "
+                return game_error(err, errsz, "jetan position: rank %d does "
                                   "not have 10 squares", rank + 1), NULL;
             if (rank == 0)
-                return text_error(err, errsz, "jetan position: more than 10 "
+                return game_error(err, errsz, "jetan position: more than 10 "
                                   "ranks"), NULL;
             rank--, file = 0;
         } else if (*c >= '1' && *c <= '9') {
@@ -420,22 +408,22 @@ static const char *parse_board(struct jetan_state *s, const char *c,
             else
                 file += *c - '0';
             if (file > 10)
-                return text_error(err, errsz, "jetan position: rank %d has "
+                return game_error(err, errsz, "jetan position: rank %d has "
                                   "more than 10 squares", rank + 1), NULL;
         } else {
             int kind = kind_of_letter(*c);
             if (kind < 0)
-                return text_error(err, errsz, "jetan position: unexpected "
+                return game_error(err, errsz, "jetan position: unexpected "
                                   "'%c' (pieces are C P F D A W T N, Orange "
                                   "lowercase)", *c), NULL;
             int side = *c >= 'a' ? JETAN_ORANGE : JETAN_BLACK;
             if (file >= 10)
-                return text_error(err, errsz, "jetan position: rank %d has "
+                return game_error(err, errsz, "jetan position: rank %d has "
                                   "more than 10 squares", rank + 1), NULL;
             if (s->count[side] == JETAN_MAX_PIECES
                 || ((kind == JETAN_CHIEF || kind == JETAN_PRINCESS)
                     && s->kind_count[side][kind]))
-                return text_error(err, errsz, "jetan position: too many "
+                return game_error(err, errsz, "jetan position: too many "
                                   "pieces (at most %d a side, one Chief and "
                                   "one Princess)", JETAN_MAX_PIECES), NULL;
             put_piece(s, JETAN_PIECE(side, kind), JETAN_SQ(file, rank));
@@ -443,7 +431,7 @@ static const char *parse_board(struct jetan_state *s, const char *c,
         }
     }
     if (file != 10 || rank != 0)
-        return text_error(err, errsz, "jetan position: the board needs 10 "
+        return game_error(err, errsz, "jetan position: the board needs 10 "
                           "ranks of 10 squares, separated by '/'"), NULL;
     return c;
 }
@@ -474,15 +462,15 @@ static int parse_fields(struct jetan_state *s, const char *c, char *err,
     char w[4][12];
     int n = c[0] == ' ' ? split_words(c, w, 4) : 0;
     if (n < 0)
-        return text_error(err, errsz, "jetan position: unexpected text after "
+        return game_error(err, errsz, "jetan position: unexpected text after "
                           "the escapes (optional fields: countdown, ply)");
     if (n < 1 || (strcmp(w[0], "b") != 0 && strcmp(w[0], "o") != 0))
-        return text_error(err, errsz, "jetan position: expected the side to "
+        return game_error(err, errsz, "jetan position: expected the side to "
                           "move ('b' or 'o') after the board");
     if (n < 2 || (strcmp(w[1], "-") != 0 && strcmp(w[1], "P") != 0
                   && strcmp(w[1], "p") != 0 && strcmp(w[1], "Pp") != 0
                   && strcmp(w[1], "pP") != 0))
-        return text_error(err, errsz, "jetan position: expected the escapes "
+        return game_error(err, errsz, "jetan position: expected the escapes "
                           "available (Pp, P, p or -) after the side");
     set_side(s, w[0][0] == 'o');
     set_escape(s, JETAN_BLACK, strchr(w[1], 'P') != NULL);
@@ -491,7 +479,7 @@ static int parse_fields(struct jetan_state *s, const char *c, char *err,
         char *end;
         unsigned long ply = strtoul(w[3], &end, 10);
         if (*end || w[3][0] < '0' || w[3][0] > '9' || ply > UINT32_MAX)
-            return text_error(err, errsz, "jetan position: bad ply '%s'",
+            return game_error(err, errsz, "jetan position: bad ply '%s'",
                               w[3]);
         s->ply = (uint32_t)ply;
     }
@@ -500,7 +488,7 @@ static int parse_fields(struct jetan_state *s, const char *c, char *err,
     int both_low = s->count[0] <= 3 && s->count[1] <= 3;
     if (strcmp(w[2], "x") == 0) {
         if (!both_low)
-            return text_error(err, errsz, "jetan position: countdown 'x' but "
+            return game_error(err, errsz, "jetan position: countdown 'x' but "
                               "a side has more than 3 pieces");
         set_countdown(s, JETAN_CD_DECLINED, 0);
         return 0;
@@ -508,10 +496,10 @@ static int parse_fields(struct jetan_state *s, const char *c, char *err,
     char *end;
     long left = strtol(w[2], &end, 10);
     if (*end || w[2][0] < '0' || w[2][0] > '9' || left > JETAN_COUNTDOWN_PLIES)
-        return text_error(err, errsz, "jetan position: bad countdown '%s' "
+        return game_error(err, errsz, "jetan position: bad countdown '%s' "
                           "(allowed: -, x, 0..10)", w[2]);
     if (!both_low)
-        return text_error(err, errsz, "jetan position: a countdown runs but "
+        return game_error(err, errsz, "jetan position: a countdown runs but "
                           "a side has more than 3 pieces");
     set_countdown(s, JETAN_CD_RUNNING, (int)left);
     return 0;
@@ -528,7 +516,7 @@ static int jetan_from_text(void *st, const struct variant *v,
     int black_p = s->princess_sq[JETAN_BLACK] != JETAN_NO_SQUARE;
     int orange_p = s->princess_sq[JETAN_ORANGE] != JETAN_NO_SQUARE;
     if (!black_p && !orange_p)
-        return text_error(err, errsz, "jetan position: neither side has a "
+        return game_error(err, errsz, "jetan position: neither side has a "
                           "Princess");
     if (!black_p || !orange_p)
         set_result(s, black_p ? JETAN_BLACK : JETAN_ORANGE,

@@ -12,7 +12,6 @@
 
 #include <assert.h>
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -364,23 +363,12 @@ static int serbest_to_text(const void *st, char *buf, size_t n)
     return len;
 }
 
-static int text_error(char *err, size_t errsz, const char *fmt, ...)
-{
-    if (err && errsz) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* Counts a piece of `colour` and `kind` against the starting material. */
 static int count_piece(int counts[2][SERBEST_KINDS], int colour, int kind,
                        char *err, size_t errsz)
 {
     if (++counts[colour][kind] > start_hand[kind])
-        return text_error(err, errsz, "serbest position: too many %c (a side "
+        return game_error(err, errsz, "serbest position: too many %c (a side "
                           "has %d, board and hand together)",
                           piece_char(SERBEST_PIECE(kind, colour)),
                           start_hand[kind]);
@@ -396,7 +384,7 @@ static const char *parse_board(struct serbest_state *s, const char *c,
     for (; *c && *c != '[' && *c != ' '; c++) {
         if (*c == '/') {
             if (file != 10 || rank == 0)
-                return text_error(err, errsz, "serbest position: %s",
+                return game_error(err, errsz, "serbest position: %s",
                                   rank ? "each rank needs 10 squares"
                                        : "more than 10 ranks"), NULL;
             rank--, file = 0;
@@ -405,32 +393,32 @@ static const char *parse_board(struct serbest_state *s, const char *c,
             if (run == 1 && c[1] == '0')
                 run = 10, c++;
             if (run == 0 || file + run > 10)
-                return text_error(err, errsz, "serbest position: rank %d "
+                return game_error(err, errsz, "serbest position: rank %d "
                                   "has more than 10 squares", rank + 1), NULL;
             file += run;
         } else if (kind_of_letter(*c) && isalpha((unsigned char)*c)) {
             int colour = islower((unsigned char)*c) ? 1 : 0;
             int kind = kind_of_letter(*c);
             if (file >= 10)
-                return text_error(err, errsz, "serbest position: rank %d "
+                return game_error(err, errsz, "serbest position: rank %d "
                                   "has more than 10 squares", rank + 1), NULL;
             if (count_piece(counts, colour, kind, err, errsz))
                 return NULL;
             put_piece(s, SERBEST_PIECE(kind, colour), SERBEST_SQ(file, rank));
             file++;
         } else {
-            return text_error(err, errsz, "serbest position: unexpected '%c' "
+            return game_error(err, errsz, "serbest position: unexpected '%c' "
                               "(pieces are K Q R B N P S, black lowercase)",
                               *c), NULL;
         }
     }
     if (rank != 0 || file != 10 || *c != '[')
-        return text_error(err, errsz, "serbest position: expected 10 ranks "
+        return game_error(err, errsz, "serbest position: expected 10 ranks "
                           "of 10 squares, then the hands in brackets"), NULL;
     for (c++; *c && *c != ']'; c++) {
         int kind = kind_of_letter(*c);
         if (!kind || !isalpha((unsigned char)*c))
-            return text_error(err, errsz, "serbest position: unexpected '%c' "
+            return game_error(err, errsz, "serbest position: unexpected '%c' "
                               "in the hands", *c), NULL;
         int colour = islower((unsigned char)*c) ? 1 : 0;
         if (count_piece(counts, colour, kind, err, errsz))
@@ -438,7 +426,7 @@ static const char *parse_board(struct serbest_state *s, const char *c,
         set_hand(s, colour, kind, s->hand[colour][kind] + 1);
     }
     if (*c != ']')
-        return text_error(err, errsz, "serbest position: the hands need a "
+        return game_error(err, errsz, "serbest position: the hands need a "
                           "closing ']'"), NULL;
     return c + 1;
 }
@@ -455,14 +443,14 @@ static int serbest_from_text(void *st, const struct variant *v,
     unsigned nocap = 0, ply = 0;
     int fields = sscanf(c, " %c %u %u %c", &side, &nocap, &ply, &extra);
     if (fields < 1 || (side != 'w' && side != 'b') || c[0] != ' ')
-        return text_error(err, errsz, "serbest position: expected the side "
+        return game_error(err, errsz, "serbest position: expected the side "
                           "to move ('w' or 'b') after the hands");
     if (fields == 4 || (fields < 3 && strspn(c, " wb0123456789") != strlen(c)))
-        return text_error(err, errsz, "serbest position: unexpected text "
+        return game_error(err, errsz, "serbest position: unexpected text "
                           "after the side to move (optional fields: "
                           "no-capture plies, ply)");
     if (nocap > UINT16_MAX)
-        return text_error(err, errsz, "serbest position: no-capture count "
+        return game_error(err, errsz, "serbest position: no-capture count "
                           "%u too large", nocap);
     s->side = side == 'b';
     if (s->side)
@@ -470,12 +458,12 @@ static int serbest_from_text(void *st, const struct variant *v,
     s->no_capture_plies = (uint16_t)nocap;
     s->ply = ply;
     if (serbest_in_check(s, s->side ^ 1))
-        return text_error(err, errsz, "serbest position: the side not to "
+        return game_error(err, errsz, "serbest position: the side not to "
                           "move is in check");
     int white_khan = s->king_sq[0] && SERBEST_RANK(s->king_sq[0]) == 9;
     int black_khan = s->king_sq[1] && SERBEST_RANK(s->king_sq[1]) == 0;
     if (white_khan && black_khan)
-        return text_error(err, errsz, "serbest position: both kings are on "
+        return game_error(err, errsz, "serbest position: both kings are on "
                           "their far ranks");
     start_history(s);
     settle_status(s, 0);

@@ -10,7 +10,6 @@
 #include "tafl.h"
 
 #include <assert.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -578,17 +577,6 @@ static int tafl_to_text(const void *st, char *buf, size_t n)
     return len;
 }
 
-static int text_error(char *err, size_t errsz, const char *fmt, ...)
-{
-    if (err && errsz) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* Reads the board field into s; returns the position after it or NULL. */
 static const char *parse_board(struct tafl_state *s, const char *c, char *err,
                                size_t errsz)
@@ -597,10 +585,10 @@ static const char *parse_board(struct tafl_state *s, const char *c, char *err,
     for (; *c && *c != ' '; c++) {
         if (*c == '/') {
             if (rank == 0)
-                return text_error(err, errsz, "tafl position: more than 9 "
+                return game_error(err, errsz, "tafl position: more than 9 "
                                   "ranks"), NULL;
             if (file != 9)
-                return text_error(err, errsz, "tafl position: rank %d does "
+                return game_error(err, errsz, "tafl position: rank %d does "
                                   "not have 9 squares", rank + 1), NULL;
             rank--, file = 0;
         } else if (*c >= '1' && *c <= '9') {
@@ -612,24 +600,24 @@ static const char *parse_board(struct tafl_state *s, const char *c, char *err,
             if (file > 8)
                 break;
             if (s->piece_count[side] == 16 || (piece == TAFL_KING && s->king_sq))
-                return text_error(err, errsz, "tafl position: too many "
+                return game_error(err, errsz, "tafl position: too many "
                                   "pieces (at most 16 a side, one king)"), NULL;
             int sq = TAFL_SQ(file, rank);
             if (piece != TAFL_KING && restricted(s, sq))
-                return text_error(err, errsz, "tafl position: only the king "
+                return game_error(err, errsz, "tafl position: only the king "
                                   "may stand on %c%d", 'a' + file, rank + 1),
                        NULL;
             put_piece(s, piece, sq);
             file++;
         } else {
-            return text_error(err, errsz, "tafl position: unexpected '%c' "
+            return game_error(err, errsz, "tafl position: unexpected '%c' "
                               "(pieces are a, d, k)", *c), NULL;
         }
         if (file > 9)
             break;
     }
     if (file != 9 || rank != 0)
-        return text_error(err, errsz, "tafl position: the board needs 9 "
+        return game_error(err, errsz, "tafl position: the board needs 9 "
                           "ranks of 9 squares, separated by '/'"), NULL;
     return c;
 }
@@ -646,14 +634,14 @@ static int tafl_from_text(void *st, const struct variant *v, const char *text,
     unsigned nocap = 0, ply = 0;
     int fields = sscanf(c, " %c %u %u %c", &side, &nocap, &ply, &extra);
     if (fields < 1 || (side != 'a' && side != 'd') || c[0] != ' ')
-        return text_error(err, errsz, "tafl position: expected the side to "
+        return game_error(err, errsz, "tafl position: expected the side to "
                           "move ('a' or 'd') after the board");
     if (fields == 4 || (fields < 3 && strspn(c, " ad0123456789") != strlen(c)))
-        return text_error(err, errsz, "tafl position: unexpected text after "
+        return game_error(err, errsz, "tafl position: unexpected text after "
                           "the side to move (optional fields: no-capture "
                           "plies, ply)");
     if (nocap > UINT16_MAX)
-        return text_error(err, errsz, "tafl position: no-capture count %u "
+        return game_error(err, errsz, "tafl position: no-capture count %u "
                           "too large", nocap);
     set_side(s, side == 'd');
     s->no_capture_plies = (uint16_t)nocap;

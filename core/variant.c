@@ -13,22 +13,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
-
-static void set_error(char *err, size_t errsz, const char *fmt, ...)
-{
-    if (!err || errsz == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-}
 
 int param_allowed_text(const struct param_spec *p, char *buf, size_t n)
 {
@@ -106,7 +95,7 @@ static int parse_value(const char *owner, const struct param_spec *p,
             return 0;
         }
     }
-    set_error(err, errsz, "%s: bad value '%s' for %s (allowed: %s)", owner,
+    game_error(err, errsz, "%s: bad value '%s' for %s (allowed: %s)", owner,
               text, p->name, allowed);
     return -1;
 }
@@ -133,7 +122,7 @@ static int parse_assignment(const char *owner, const struct param_spec *params,
     char key[64], val[64], keys[512];
     if (!eq) {
         trim_copy(s, e, key, sizeof key);
-        set_error(err, errsz, "%s: expected key=value, got '%s'", owner, key);
+        game_error(err, errsz, "%s: expected key=value, got '%s'", owner, key);
         return -1;
     }
     trim_copy(s, eq, key, sizeof key);
@@ -142,14 +131,14 @@ static int parse_assignment(const char *owner, const struct param_spec *params,
         if (strcmp(key, params[i].name) != 0)
             continue;
         if (seen[i]) {
-            set_error(err, errsz, "%s: key '%s' given twice", owner, key);
+            game_error(err, errsz, "%s: key '%s' given twice", owner, key);
             return -1;
         }
         seen[i] = 1;
         return parse_value(owner, &params[i], val, &values[i], err, errsz);
     }
     list_keys(params, n_params, keys, sizeof keys);
-    set_error(err, errsz, "%s: unknown key '%s' (keys: %s)", owner, key,
+    game_error(err, errsz, "%s: unknown key '%s' (keys: %s)", owner, key,
               n_params ? keys : "none");
     return -1;
 }
@@ -163,7 +152,7 @@ int spec_split(const char *text, char *name, size_t name_size,
     *args = *args_end = NULL;
     if (!open) {
         if (strchr(text, ')')) {
-            set_error(err, errsz, "malformed '%s' (expected %s or "
+            game_error(err, errsz, "malformed '%s' (expected %s or "
                       "%s(key=value,...))", text, name, name);
             return -1;
         }
@@ -175,7 +164,7 @@ int spec_split(const char *text, char *name, size_t name_size,
         p++;
     if (!close || *p != '\0' || memchr(open + 1, '(', (size_t)(close - open))
         || memchr(open + 1, ')', (size_t)(close - open - 1))) {
-        set_error(err, errsz, "%s: malformed '%s' (expected %s or "
+        game_error(err, errsz, "%s: malformed '%s' (expected %s or "
                   "%s(key=value,...))", name, text, name, name);
         return -1;
     }
@@ -273,7 +262,7 @@ int variant_parse(const char *text, struct variant *v, char *err, size_t errsz)
     const struct game *g = game_find(name);
     if (!g) {
         list_games(games, sizeof games);
-        set_error(err, errsz, "unknown game '%s' (games: %s)", name, games);
+        game_error(err, errsz, "unknown game '%s' (games: %s)", name, games);
         return -1;
     }
     double values[VARIANT_MAX_PARAMS];

@@ -1,0 +1,374 @@
+"""rulelab_data -- reading a results database and saving figures, for the
+notebooks.
+
+  - The database is RULELAB_DB (a path; relative paths are taken from the
+    current directory if the file is there, else from the repository root)
+    or results/<default>; it is opened read-only (sqlite URI mode=ro), which
+    is safe while `rulelab run` writes it (WAL).
+  - Figures go to RULELAB_FIGURES (default results/figures) as PNG files.
+  - summarise() gives, per group of games, the report's numbers (see
+    rulelab_stats): the seat-0 score with its 95% Wilson interval, the sign
+    test p and its Holm correction across the rows of that table.
+"""
+import math
+import os
+import re
+import sqlite3
+import urllib.parse
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+import rulelab_stats as rs
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _resolve(text):
+    p = Path(text).expanduser()
+    if p.is_absolute() or p.exists():
+        return p.resolve()
+    return (REPO / p).resolve()
+
+
+def db_path(default_name):
+    """The database to read: $RULELAB_DB, else results/<default_name>."""
+    return _resolve(os.environ.get("RULELAB_DB") or f"results/{default_name}")
+
+
+def figures_dir():
+    """$RULELAB_FIGURES (default results/figures), created if missing."""
+    d = _resolve(os.environ.get("RULELAB_FIGURES") or "results/figures")
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def connect(path):
+    """A read-only connection to the database at path (which must exist)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"no results database at {path}: set RULELAB_DB to a database "
+            "written by `rulelab run`")
+    uri = "file:" + urllib.parse.quote(str(path)) + "?mode=ro"
+    con = sqlite3.connect(uri, uri=True)
+    con.execute("PRAGMA query_only = 1")
+    return con
+
+
+def table_exists(con, name):
+    row = con.execute("SELECT 1 FROM sqlite_master WHERE name = ? AND "
+                      "type IN ('table', 'view')", (name,)).fetchone()
+    return row is not None
+
+
+def parse_spec(spec):
+    """'tafl(first=defenders,repetition_limit=2)' -> ('tafl', {'first':
+    'defenders', 'repetition_limit': 2}); integer values become ints."""
+    m = re.fullmatch(r"\s*([A-Za-z_0-9]+)\s*(?:\((.*)\))?\s*", spec or "")
+    if not m:
+        return spec, {}
+    params = {}
+    for item in filter(None, (m.group(2) or "").split(",")):
+        key, _, value = item.partition("=")
+        value = value.strip()
+        try:
+            value = int(value)
+        except ValueError:
+            pass
+        params[key.strip()] = value
+    return m.group(1), params
+
+
+def strength(spec):
+    """A sort key for an agent spec, weakest first: random, then MCTS by
+    iterations, then MCTS by milliseconds, then anything else by text."""
+    name, params = parse_spec(spec)
+    if name == "random":
+        return (0, 0, "")
+    if name == "mcts":
+        it, ms = params.get("iterations", 0), params.get("ms", 0)
+        if isinstance(ms, int) and ms > 0:
+            return (2, ms, "")
+        return (1, it if isinstance(it, int) else 0, "")
+    return (3, 0, spec)
+
+
+GAME_COLUMNS = ("id, sweep, game, variant, agent0_name, agent1_name, agent0, "
+                "agent1, cell_id, game_index, side0, side1, result, "
+                "winner_seat, reason, plies")
+
+
+def load_games(con, where="", moves=False):
+    """Every game of game_view (optionally filtered by an SQL condition),
+    with columns added: points0 (1, 1/2, 0), draw_rules, draw_cap, params
+    (the variant's parameters), label (the variant, with only the keys that
+    differ between this game's variants here), name0/1 (the agents' short
+    names; a name used for two specs gets the keys that differ), pair
+    ("name0 vs name1")."""
+    cols = GAME_COLUMNS + (", moves" if moves else "")
+    sql = f"SELECT {cols} FROM game_view"
+    if where:
+        sql += f" WHERE {where}"
+    df = pd.read_sql_query(sql + " ORDER BY id", con)
+    df["points0"] = df["result"].map({"seat0": 1.0, "draw": 0.5, "seat1": 0.0})
+    df["draw_cap"] = (df["result"] == "draw") & (df["reason"] == "ply_cap")
+    df["draw_rules"] = (df["result"] == "draw") & ~df["draw_cap"]
+    params = {v: parse_spec(v)[1] for v in df["variant"].unique()}
+    df["params"] = df["variant"].map(params)
+    df["label"] = df["variant"].map(variant_labels(df))
+    # A short name that stands for two specs here (two sweeps) gets the
+    # spec keys that tell them apart: "mcts[iterations=100]".
+    specs = pd.concat([df[["agent0_name", "agent0"]].set_axis(["name", "spec"], axis=1),
+                       df[["agent1_name", "agent1"]].set_axis(["name", "spec"], axis=1)])
+    specs = specs.drop_duplicates()
+    short = {}
+    for name, group in specs.groupby("name"):
+        parsed = {sp: parse_spec(sp) for sp in group["spec"]}
+        keys = sorted({k for _, p in parsed.values() for k in p})
+        differ = [k for k in keys
+                  if len({str(p.get(k)) for _, p in parsed.values()}) > 1]
+        for sp, (agent, p) in parsed.items():
+            tag = ",".join(f"{k}={p.get(k)}" for k in differ) or agent
+            short[(name, sp)] = f"{name}[{tag}]" if len(parsed) > 1 else name
+    for seat in "01":
+        df["name" + seat] = pd.Series(
+            [short[(n, sp)] for n, sp in
+             zip(df[f"agent{seat}_name"], df[f"agent{seat}"])],
+            index=df.index, dtype=object)
+    df["pair"] = df["name0"] + " vs " + df["name1"]
+    return df
+
+
+def variant_labels(df, exclude=()):
+    """canonical -> 'game(key=value,...)' with only the keys whose values
+    differ between the variants of that game in df ('game' if none do),
+    leaving out the keys in exclude."""
+    labels = {}
+    for game, sub in df.groupby("game"):
+        variants = list(sub["variant"].unique())
+        parsed = {v: parse_spec(v)[1] for v in variants}
+        keys = sorted({k for p in parsed.values() for k in p})
+        varying = [k for k in keys if k not in exclude
+                   and len({str(p.get(k)) for p in parsed.values()}) > 1]
+        for v in variants:
+            inner = ",".join(f"{k}={parsed[v].get(k)}" for k in varying)
+            labels[v] = f"{game}({inner})" if inner else game
+    return labels
+
+
+def param(df, key):
+    """The column of one variant parameter (None where a variant lacks it)."""
+    return df["params"].map(lambda p: p.get(key))
+
+
+def summarise(df, by, holm_rows=True):
+    """One row per group of games (by: column names), in the order of the
+    groups' first games (so in cell order): games, wins0, wins1,
+    draws_rules, draws_cap, draw_rate, score (seat 0), lo, hi (95% Wilson),
+    p (sign test on decisive games), p_holm (Holm across these rows),
+    mean_plies, median_plies, plies_lo, plies_hi (95% normal interval of the
+    mean), reasons (counts per end reason)."""
+    by = list(by)
+    columns = by + ["games", "wins0", "wins1", "draws_rules", "draws_cap",
+                    "draw_rate", "score", "lo", "hi", "p", "p_holm",
+                    "mean_plies", "median_plies", "plies_lo", "plies_hi",
+                    "reasons"]
+    if df.empty:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for key, g in df.groupby(by, sort=False, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        n = len(g)
+        w0 = int((g["result"] == "seat0").sum())
+        w1 = int((g["result"] == "seat1").sum())
+        dr, dc = int(g["draw_rules"].sum()), int(g["draw_cap"].sum())
+        lo, hi = rs.wilson(w0 + (dr + dc) / 2, n)
+        plies = g["plies"].astype(float)
+        sd = plies.std(ddof=1) if n > 1 else 0.0
+        half = rs.Z95 * sd / math.sqrt(n) if n > 1 else 0.0
+        rows.append(dict(zip(by, key), first_id=g["id"].min(), games=n,
+                         wins0=w0, wins1=w1, draws_rules=dr, draws_cap=dc,
+                         draw_rate=(dr + dc) / n,
+                         score=(w0 + (dr + dc) / 2) / n, lo=lo, hi=hi,
+                         p=rs.binom_two_sided_p(w0, w0 + w1),
+                         mean_plies=plies.mean(),
+                         median_plies=plies.median(),
+                         plies_lo=plies.mean() - half,
+                         plies_hi=plies.mean() + half,
+                         reasons=g["reason"].value_counts().to_dict()))
+    out = pd.DataFrame(rows).sort_values("first_id", kind="stable")
+    out = out.reset_index(drop=True)
+    out["p_holm"] = rs.holm(list(out["p"])) if holm_rows else out["p"]
+    return out[columns]
+
+
+def proportion(k, n):
+    """(share, lo, hi): k / n with its 95% Wilson interval (NaN if n = 0)."""
+    if n == 0:
+        return float("nan"), 0.0, 1.0
+    lo, hi = rs.wilson(k, n)
+    return k / n, lo, hi
+
+
+def with_share(summary, count, name):
+    """Adds columns name, name_lo, name_hi: summary[count] / games with its
+    95% Wilson interval."""
+    summary = summary.copy()
+    k = summary[count].astype(float) if len(summary) else summary[count]
+    ci = [rs.wilson(a, b) for a, b in zip(k, summary["games"])]
+    summary[name] = k / summary["games"] if len(summary) else k
+    summary[name + "_lo"] = [c[0] for c in ci]
+    summary[name + "_hi"] = [c[1] for c in ci]
+    return summary
+
+
+def change(a, b, digits=2, percent=False, unit=""):
+    """Words for the change from a to b, each (value, lo, hi): 'rises from
+    0.40 to 0.55 (95% intervals apart)' or '... (intervals overlap)'."""
+    f = ((lambda v: f"{v:.0%}") if percent
+         else (lambda v: f"{v:.{digits}f}{' ' + unit if unit else ''}"))
+    if f(a[0]) == f(b[0]):
+        verb = f"stays at {f(a[0])}"
+    else:
+        verb = f"{'rises' if b[0] > a[0] else 'falls'} from {f(a[0])} to {f(b[0])}"
+    apart = b[1] > a[2] or a[1] > b[2]
+    return verb + (" (95% intervals apart)" if apart else " (95% intervals overlap)")
+
+
+def save(fig, name):
+    """Writes fig to <figures_dir>/<name>.png and returns the path."""
+    path = figures_dir() / f"{name}.png"
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    print(f"saved {path}")
+    return path
+
+
+def note(ax, text):
+    """An empty-state panel: the axes off, the text in the middle."""
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, text, ha="center", va="center", wrap=True,
+            fontsize=11, color="0.3", transform=ax.transAxes)
+
+
+def errorbars(ax, x, rows, label=None, **kw):
+    """Points rows.score at x with the asymmetric interval rows.lo..rows.hi
+    (any three columns named value, lo, hi may be passed via kw 'cols')."""
+    value, lo, hi = kw.pop("cols", ("score", "lo", "hi"))
+    y = rows[value].to_numpy(dtype=float)
+    err = [y - rows[lo].to_numpy(dtype=float), rows[hi].to_numpy(dtype=float) - y]
+    return ax.errorbar(x, y, yerr=err, fmt=kw.pop("fmt", "o"), capsize=3,
+                       label=label, **kw)
+
+
+def fmt_ci(lo, hi, digits=2):
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def fmt_p(p):
+    return f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"
+
+
+# One colour per end reason, the same in every figure.
+REASONS = ["checkmate", "khan", "stalemate", "no_moves", "princess_captured",
+           "chief_captured", "chief_captured_by_other", "endgame_countdown",
+           "king_escaped", "king_captured", "repetition", "no_capture",
+           "ply_cap"]
+
+
+_REASON_COLOURS = dict(zip(REASONS, [
+    "tab:blue", "tab:orange", "tab:purple", "tab:pink", "tab:green",
+    "tab:red", "tab:brown", "tab:olive", "tab:cyan", "navy", "gold", "tan",
+    "0.65"]))
+
+
+def reason_colour(reason):
+    return _REASON_COLOURS.get(reason, "black")
+
+
+def plot_reasons(ax, summary, labels, title):
+    """Horizontal 100% stacked bars, one per summary row (labelled by
+    labels), of the share of games per end reason."""
+    if summary.empty:
+        note(ax, "no games for this figure in the database")
+        return
+    present = {r for d in summary["reasons"] for r in d}
+    order = [r for r in REASONS if r in present] + sorted(present - set(REASONS))
+    y = list(range(len(summary)))[::-1]
+    left = [0.0] * len(summary)
+    for reason in order:
+        share = [d.get(reason, 0) / n
+                 for d, n in zip(summary["reasons"], summary["games"])]
+        ax.barh(y, share, left=left, color=reason_colour(reason),
+                label=reason, edgecolor="white", linewidth=0.5)
+        left = [a + b for a, b in zip(left, share)]
+    ax.set_yticks(y)
+    ax.set_yticklabels(list(labels))
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of games")
+    ax.set_title(title)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8,
+              title="end reason")
+
+
+def plot_by_param(summary, x, x_values, series, panels, cols=("score", "lo", "hi"),
+                  ylabel="seat-0 score", title="", xlabel=None, hline=None,
+                  band=None, ylim=None, series_title=None, highlight=None,
+                  missing="no games"):
+    """A figure with one panel per value of summary[panels]: summary[cols]
+    (value, lo, hi) against summary[x] (categorical, in the order x_values),
+    one line per value of summary[series] (the value highlight, if given, in
+    bold black). x values with no rows are marked (with the text missing)
+    in each panel. Returns the figure."""
+    names = list(dict.fromkeys(summary[panels])) if not summary.empty else []
+    n = max(1, len(names))
+    ncols = min(n, 3)
+    nrows = (n + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols + 0.6, 3.9 * nrows),
+                             squeeze=False)
+    axes = [a for row in axes for a in row]
+    for ax in axes[len(names):]:
+        ax.set_axis_off()
+    if not names:
+        note(axes[0], "no games for this figure in the database")
+        fig.suptitle(title)
+        return fig
+    positions = {v: i for i, v in enumerate(x_values)}
+    for ax, name in zip(axes, names):
+        sub = summary[summary[panels] == name]
+        kinds = list(dict.fromkeys(sub[series]))
+        for j, kind in enumerate(kinds):
+            rows = sub[sub[series] == kind].copy()
+            rows["_pos"] = rows[x].map(positions)
+            rows = rows.sort_values("_pos")
+            offset = (j - (len(kinds) - 1) / 2) * 0.07
+            style = (dict(color="black", lw=2.2, zorder=3) if kind == highlight
+                     else dict(alpha=0.85))
+            errorbars(ax, rows["_pos"] + offset, rows, label=str(kind),
+                      cols=cols, fmt="o-", **style)
+        if band is not None:
+            ax.axhspan(band[0], band[1], color="tab:green", alpha=0.12, lw=0)
+        if hline is not None:
+            ax.axhline(hline, color="0.4", lw=0.8, ls="--")
+        if ylim is not None:
+            ax.set_ylim(*ylim)
+        ax.set_xlim(-0.5, len(x_values) - 0.5)
+        ax.set_xticks(range(len(x_values)))
+        ax.set_xticklabels([str(v) for v in x_values])
+        seen = set(sub[x])
+        for v in x_values:
+            if v not in seen:
+                ax.text(positions[v], 0.5, missing, rotation=90,
+                        ha="center", va="center", color="0.5",
+                        transform=ax.get_xaxis_transform())
+        ax.set_title(str(name), fontsize=10)
+        ax.set_xlabel(xlabel or x)
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, title=series_title or series, title_fontsize=8,
+                  loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                  ncol=2 if len(kinds) > 3 else 1, frameon=False)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

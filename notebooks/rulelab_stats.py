@@ -1,0 +1,116 @@
+"""rulelab_stats -- the report's statistics, for the notebooks.
+
+The same definitions as `rulelab report` (experiments/stats.h, report.h):
+  - seat-0 score = (seat-0 wins + draws / 2) / games, with a 95% Wilson
+    interval (no continuity correction);
+  - p = exact two-sided binomial test of "seat 0 wins half of the decisive
+    games" (a sign test: draws say nothing about who is favoured), as R's
+    binom.test defines it, Holm-corrected across the rows of one table;
+  - "balanced within +/- delta": the (1 - 2 alpha) Wilson interval lies
+    inside [0.5 - delta, 0.5 + delta] (two one-sided tests at level alpha);
+    "unbalanced" when it lies wholly outside that band; else "undecided".
+
+Pure Python (math and statistics only), so it needs nothing beyond the
+interpreter; tests/test_notebooks.sh checks it against `rulelab report`.
+"""
+import math
+import os
+from statistics import NormalDist
+
+__all__ = ["normal_quantile", "wilson", "binom_two_sided_p", "holm",
+           "equivalence", "settings", "Z95"]
+
+# binom.test's relative tolerance for "no more likely than the outcome seen".
+_BINOM_REL_TOL = 1e-7
+
+
+def normal_quantile(p):
+    """The z with Phi(z) = p (0 < p < 1)."""
+    if p <= 0.0:
+        return -math.inf
+    if p >= 1.0:
+        return math.inf
+    return NormalDist().inv_cdf(p)
+
+
+Z95 = normal_quantile(0.975)  # 1.959963984540054
+
+
+def wilson(successes, n, z=Z95):
+    """The Wilson score interval (lo, hi) for successes / n; successes may be
+    fractional (draws count 1/2). n = 0 gives (0, 1)."""
+    if n <= 0:
+        return 0.0, 1.0
+    x = float(successes)
+    n = float(n)
+    z2 = z * z
+    centre = 2.0 * x + z2
+    half = z * math.sqrt(max(z2 + 4.0 * x * (n - x) / n, 0.0))
+    denom = 2.0 * (n + z2)
+    hi = 1.0 if x >= n else (centre + half) / denom
+    # The smaller root from the product of the roots (x^2 / n / (n + z^2)):
+    # no cancellation for small counts, exactly 0 when x = 0.
+    lo = 0.0 if x <= 0 else (x * x / n) / (n + z2) / ((centre + half) / denom)
+    return max(0.0, min(lo, 1.0)), max(0.0, min(hi, 1.0))
+
+
+def _log_pmf(i, n, p0):
+    return (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+            + i * math.log(p0) + (n - i) * math.log1p(-p0))
+
+
+def binom_two_sided_p(k, n, p0=0.5):
+    """Exact two-sided binomial test of P(success) = p0 given k successes in
+    n trials: the H0 probability of every outcome no more likely than k
+    (relative tolerance 1e-7, as R's binom.test). n = 0 gives 1."""
+    k, n = int(k), int(n)
+    if n == 0:
+        return 1.0
+    if p0 <= 0.0:
+        return 1.0 if k == 0 else 0.0
+    if p0 >= 1.0:
+        return 1.0 if k == n else 0.0
+    if k == n * p0:
+        return 1.0
+    log_d = _log_pmf(k, n, p0) + math.log(1.0 + _BINOM_REL_TOL)
+    logs = [_log_pmf(i, n, p0) for i in range(n + 1)]
+    top = max(v for v in logs if v <= log_d)
+    total = sum(math.exp(v - top) for v in logs if v <= log_d)
+    return max(0.0, min(1.0, total * math.exp(top)))
+
+
+def holm(pvalues):
+    """Holm's step-down adjustment, as R's p.adjust(method = "holm"), in the
+    input order."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, (m - rank) * pvalues[i])
+        adjusted[i] = min(1.0, running)
+    return adjusted
+
+
+def equivalence(successes, n, delta=0.05, alpha=0.05):
+    """("balanced" | "unbalanced" | "undecided", lo, hi): the (1 - 2 alpha)
+    Wilson interval against the band [0.5 - delta, 0.5 + delta]."""
+    lo, hi = wilson(successes, n, normal_quantile(1.0 - alpha))
+    if n <= 0:
+        return "undecided", lo, hi
+    if 0.5 - delta <= lo and hi <= 0.5 + delta:
+        return "balanced", lo, hi
+    if hi < 0.5 - delta or lo > 0.5 + delta:
+        return "unbalanced", lo, hi
+    return "undecided", lo, hi
+
+
+def settings():
+    """(delta, alpha) from RULELAB_DELTA and RULELAB_ALPHA (defaults 0.05)."""
+    delta = float(os.environ.get("RULELAB_DELTA", "0.05"))
+    alpha = float(os.environ.get("RULELAB_ALPHA", "0.05"))
+    if not 0 < delta < 0.5:
+        raise ValueError(f"RULELAB_DELTA must be in (0, 0.5), got {delta}")
+    if not 0 < alpha < 0.5:
+        raise ValueError(f"RULELAB_ALPHA must be in (0, 0.5), got {alpha}")
+    return delta, alpha

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# test_notebooks.sh -- end-to-end test of the notebooks and scripts/figures.sh:
+#  - a tiny sweep (all three games, a few variants of each, random and a
+#    very small MCTS) is played into a temporary database;
+#  - notebooks/rulelab_stats.py gives the numbers of `rulelab report`;
+#  - scripts/figures.sh executes every notebook on it without an error and
+#    writes every expected PNG (non-empty) and an HTML copy of each, leaving
+#    the database and the notebooks unchanged;
+#  - without --all, only the notebooks about the games in the database run;
+#  - on a database without the variants (no games at all, but a solver
+#    `claims` table) every notebook still runs (--all), says so in its
+#    reading, and draws its figures, the claim figure included;
+#  - a missing database is a clear error; --help works; the notebooks are
+#    stored without outputs.
+# Usage: test_notebooks.sh PATH/TO/rulelab
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+figures=$root/scripts/figures.sh
+py=/usr/bin/python3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pass=0
+fail=0
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+# Every figure a notebook always draws, by name.
+expected="
+overview_seat0_score overview_draw_rates overview_end_reasons overview_game_lengths
+first_mover_score_by_strength first_mover_equivalence first_mover_significance
+first_mover_side_vs_seat
+kings_landing_first_lander_wins kings_landing_khan_share kings_landing_game_length
+kings_landing_seat0_score
+tafl_repetition_seat0_score tafl_repetition_draws tafl_repetition_end_reasons
+tafl_repetition_game_length
+jetan_escape_seat0_score jetan_escape_game_length jetan_escape_end_reasons"
+notebooks="overview first_mover kings_landing tafl_repetition jetan_escape"
+
+check_outputs() { # check_outputs OUTDIR WHAT [EXTRA_PNG...]
+    local out=$1 what=$2 missing="" name
+    shift 2
+    for name in $expected "$@"; do
+        if [ ! -s "$out/$name.png" ] \
+                || [ "$(head -c 8 "$out/$name.png" | od -An -tx1 | tr -d ' \n')" \
+                     != 89504e470d0a1a0a ]; then
+            missing="$missing $name.png"
+        fi
+    done
+    for name in $notebooks; do
+        [ -s "$out/$name.html" ] || missing="$missing $name.html"
+    done
+    if [ -z "$missing" ]; then
+        ok "$what: all $(($(wc -w <<<"$expected $*"))) PNGs and 5 HTML copies written"
+    else bad "$what: missing or empty:$missing"; fi
+}
+sums() { # the bytes of the databases (not the -shm index) and notebooks
+    sha256sum "$dir"/*.db "$dir"/*.db-wal "$root"/notebooks/*.ipynb 2>/dev/null
+}
+
+if ! "$py" -c 'import pandas, matplotlib, nbformat, nbconvert, ipykernel' 2>/dev/null; then
+    echo "FAIL $py lacks pandas/matplotlib/nbformat/nbconvert/ipykernel" \
+         "(scripts/deps.sh installs them: run scripts/test.sh as root)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# The notebooks are stored without outputs.
+if "$py" - "$root"/notebooks/*.ipynb <<'PY'
+import sys, nbformat
+dirty = [p for p in sys.argv[1:] for c in nbformat.read(p, 4).cells
+         if c.cell_type == "code" and (c.outputs or c.execution_count is not None)]
+sys.exit(f"cells with outputs in: {sorted(set(dirty))}" if dirty else 0)
+PY
+then ok "notebooks are stored without outputs"
+else bad "notebooks hold outputs (clear them before committing)"; fi
+
+cat >"$dir/tiny.ini" <<'INI'
+[sweep]
+name = notebooks_test
+seed = 3
+games = 6
+[game tafl]
+repetition_limit = 0, 3
+first = attackers, defenders
+max_plies = 200
+[game jetan]
+princess_escape = any, off
+max_plies = 200
+[game serbest]
+kings_landing = 7, 9
+max_plies = 120
+[agents]
+random = random
+mcts = mcts(iterations=10)
+[matchups]
+pairs = random vs random, mcts vs mcts, random vs mcts
+INI
+start=$SECONDS
+if "$bin" run "$dir/tiny.ini" --db "$dir/tiny.db" --threads 2 --quiet; then
+    ok "tiny sweep: $(sqlite3 "$dir/tiny.db" 'SELECT COUNT(*) FROM games') games in $((SECONDS - start)) s"
+else bad "tiny sweep failed"; fi
+
+# rulelab_stats against the report, row by row (cells and variants).
+"$bin" report "$dir/tiny.db" --format json >"$dir/report.json"
+if out=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/notebooks" "$py" - "$dir/report.json" <<'PY'
+import json, sys
+import rulelab_stats as rs
+report = json.load(open(sys.argv[1]))
+worst = 0.0
+rows = 0
+for table in ("cells", "variants"):
+    ps = []
+    for r in report[table]:
+        n, d = r["games"], r["draws_rules"] + r["draws_cap"]
+        lo, hi = rs.wilson(r["s0_wins"] + d / 2, n)
+        p = rs.binom_two_sided_p(r["s0_wins"], r["s0_wins"] + r["s1_wins"])
+        ps.append(p)
+        worst = max(worst, abs(lo - r["s0_ci95"][0]), abs(hi - r["s0_ci95"][1]),
+                    abs(p - r["p"]) / max(r["p"], 1e-300),
+                    abs((r["s0_wins"] + d / 2) / n - r["s0_score"]))
+    for r, adj in zip(report[table], rs.holm(ps)):
+        worst = max(worst, abs(adj - r["p_holm"]) / max(r["p_holm"], 1e-300))
+        rows += 1
+print(f"{rows} rows, largest difference {worst:.1e}")
+sys.exit(worst > 1e-5)
+PY
+); then ok "rulelab_stats agrees with rulelab report: $out"
+else bad "rulelab_stats differs from rulelab report: $out"; fi
+
+# figures.sh on the tiny database: every notebook, every figure.
+before=$(sums)
+start=$SECONDS
+if "$figures" "$dir/tiny.db" "$dir/figs" >"$dir/figs.log" 2>&1; then
+    ok "figures.sh ran all notebooks in $((SECONDS - start)) s"
+else bad "figures.sh failed: $(tail -30 "$dir/figs.log")"; fi
+for nb in $notebooks; do
+    grep -q "^figures.sh: $nb: ok" "$dir/figs.log" || bad "notebook $nb did not run"
+done
+check_outputs "$dir/figs" "tiny database"
+[ ! -e "$dir/figs/kings_landing_claims.png" ] \
+    && ok "no claim figure without solver answers" \
+    || bad "a claim figure was drawn without solver answers"
+[ "$(sums)" = "$before" ] && ok "the database and the notebooks are unchanged" \
+    || bad "figures.sh changed the database or a notebook"
+
+# Notebook selection: on a database of Jetan games only, without --all,
+# the notebooks about the other games do not run.
+cat >"$dir/jetan.ini" <<'INI'
+[sweep]
+name = jetan_only
+games = 4
+[game jetan]
+[agents]
+random = random
+[matchups]
+pairs = random vs random
+INI
+"$bin" run "$dir/jetan.ini" --db "$dir/jetan.db" --threads 2 --quiet
+sel=$("$figures" --list "$dir/jetan.db" 2>&1)
+if grep -q "would run: overview first_mover jetan_escape$" <<<"$sel"; then
+    ok "without --all only the relevant notebooks run"
+else bad "notebook selection: $sel"; fi
+
+# A database without any of the variants the notebooks are about (its games
+# deleted), but with solver answers in the claims table as `rulelab claim`
+# writes it (the table is made here if this build's store does not make it).
+cp "$dir/jetan.db" "$dir/empty.db"
+sqlite3 "$dir/empty.db" "DELETE FROM games;
+  CREATE TABLE IF NOT EXISTS claims (id INTEGER PRIMARY KEY,
+    game_id INTEGER, ply INTEGER NOT NULL, variant TEXT NOT NULL,
+    position TEXT NOT NULL, question TEXT NOT NULL, plies INTEGER NOT NULL,
+    node_budget INTEGER NOT NULL, answer TEXT NOT NULL, nodes INTEGER NOT NULL,
+    seconds REAL NOT NULL, pv TEXT NOT NULL, proof TEXT, created TEXT NOT NULL);
+  INSERT INTO claims (game_id, ply, variant, position, question, plies,
+    node_budget, answer, nodes, seconds, pv, proof, created) VALUES
+    (1, 0, 'serbest(kings_landing=9)', '-', 'king_landing', 3, 100, 'win', 5, 0, '', NULL, ''),
+    (2, 0, 'serbest(kings_landing=9)', '-', 'king_landing', 3, 100, 'win', 5, 0, '', NULL, ''),
+    (3, 0, 'serbest(kings_landing=9)', '-', 'king_landing', 3, 100, 'unknown', 5, 0, '', NULL, ''),
+    (4, 0, 'serbest(kings_landing=8)', '-', 'king_landing', 3, 100, 'no_win', 5, 0, '', NULL, '');"
+start=$SECONDS
+if "$figures" --all "$dir/empty.db" "$dir/empty" >"$dir/empty.log" 2>&1; then
+    ok "figures.sh --all on a database without games ran in $((SECONDS - start)) s"
+else bad "figures.sh --all on a database without games: $(tail -30 "$dir/empty.log")"; fi
+check_outputs "$dir/empty" "database without games" kings_landing_claims
+said=0
+for want in "overview:holds no games yet" "first_mover:holds no self-play games" \
+        "kings_landing:holds no Serbest games" "tafl_repetition:holds no tafl games" \
+        "jetan_escape:holds no Jetan games" \
+        "kings_landing:of 3 sampled positions 67%"; do
+    if grep -q "${want#*:}" "$dir/empty/${want%%:*}.html"; then
+        said=$((said + 1))
+    else echo "     ${want%%:*}.html does not say '${want#*:}'"; fi
+done
+[ $said -eq 6 ] && ok "the readings say what is missing, and read the claims" \
+    || bad "readings: $said of 6 expected sentences found"
+
+# Errors and help.
+err=$("$figures" "$dir/no_such.db" "$dir/x" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && grep -q "no results database at" <<<"$err"; then
+    ok "a missing database is a clear error (exit $rc)"
+else bad "missing database: rc=$rc: $err"; fi
+if "$figures" --help | grep -q "^Usage: scripts/figures.sh"; then
+    ok "--help"
+else bad "--help"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -60,17 +60,26 @@ static uint32_t add_sat(uint32_t a, uint32_t b)
  * rules can see. */
 static uint64_t state_key(const void *st, size_t size)
 {
+    /* Four independent lanes, so the multiplies overlap: this runs for
+     * every child of every expansion, over the whole state. */
     const unsigned char *p = st;
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ size;
+    uint64_t lane[4] = {0x9e3779b97f4a7c15ULL ^ size, 0xc2b2ae3d27d4eb4fULL,
+                        0x165667b19e3779f9ULL, 0x27d4eb2f165667c5ULL};
     size_t i = 0;
-    for (; i + 8 <= size; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
+    for (; i + 32 <= size; i += 32)
+        for (int k = 0; k < 4; k++) {
+            uint64_t w;
+            memcpy(&w, p + i + 8 * (size_t)k, 8);
+            lane[k] = (lane[k] ^ w) * 0xff51afd7ed558ccdULL;
+            lane[k] ^= lane[k] >> 29;
+        }
+    uint64_t h = lane[0] ^ (lane[1] * 0x9e3779b97f4a7c15ULL)
+                 ^ (lane[2] * 0xc2b2ae3d27d4eb4fULL)
+                 ^ (lane[3] * 0x165667b19e3779f9ULL);
     for (; i < size; i++)
         h = (h ^ p[i]) * 0x100000001b3ULL;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
     return h ^ (h >> 29);
 }
 

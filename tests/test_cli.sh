@@ -103,6 +103,7 @@ check "verify the proof"   0 "valid: in tafl("       -- "$bin" verify "$proof"
 sed -i '7d' "$proof"
 check "verify a cut proof" 1 "INVALID: line 6: after " -- "$bin" verify "$proof"
 rm -f "$proof"
+check "the Kings Landing proof" 0 "the side to move wins within 5 plies (18205 lines)" -- "$bin" verify "$(dirname "$0")/../experiments/proofs/serbest_kl9_win5.proof"
 check "solve no win"       0 "no forced win within 2 plies (proven)" -- "$bin" solve tafl --position "4a4/9/9/a7a/9/9/9/4k4/9 d" --plies 2
 check "solve budget"       0 "unknown: node budget" -- "$bin" solve serbest --plies 5 --nodes 3
 check "solve needs plies"  2 "needs VARIANT and --plies" -- "$bin" solve tafl

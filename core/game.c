@@ -162,3 +162,29 @@ uint64_t game_perft(const struct game *g, const void *st, int depth)
     free(buf);
     return n;
 }
+
+int game_parse_side_and_counters(const char *text, const char *game,
+                                 const char sides[2], int *side,
+                                 unsigned *no_capture_plies, unsigned *ply,
+                                 char *err, size_t errsz)
+{
+    char letter = 0, extra = 0, allowed[16];
+    *no_capture_plies = *ply = 0;
+    int fields = sscanf(text, " %c %u %u %c", &letter, no_capture_plies, ply,
+                        &extra);
+    if (fields < 1 || (letter != sides[0] && letter != sides[1])
+        || text[0] != ' ')
+        return game_error(err, errsz, "%s position: expected the side to "
+                          "move ('%c' or '%c') after the board", game,
+                          sides[0], sides[1]);
+    snprintf(allowed, sizeof allowed, " %c%c0123456789", sides[0], sides[1]);
+    if (fields == 4 || (fields < 3 && strspn(text, allowed) != strlen(text)))
+        return game_error(err, errsz, "%s position: unexpected text after "
+                          "the side to move (optional fields: no-capture "
+                          "plies, ply)", game);
+    if (*no_capture_plies > UINT16_MAX)
+        return game_error(err, errsz, "%s position: no-capture count %u too "
+                          "large", game, *no_capture_plies);
+    *side = letter == sides[1];
+    return 0;
+}

@@ -148,6 +148,15 @@ int game_parse_move(const struct game *g, const void *st, const char *text,
 int game_setup(const struct variant *v, void *st, const char *position,
                const char *moves, char *err, size_t errsz);
 
+/* Parses what follows the board in tafl's and Serbest's position text:
+ * " <side> [no_capture_plies [ply]]", the side one of the two letters in
+ * `sides`. Sets *side to 0 for the first letter, 1 for the second. Returns
+ * 0, or -1 with an error that starts with `game`. */
+int game_parse_side_and_counters(const char *text, const char *game,
+                                 const char sides[2], int *side,
+                                 unsigned *no_capture_plies, unsigned *ply,
+                                 char *err, size_t errsz);
+
 /* Number of legal move sequences of length depth from st (a game that ended
  * earlier adds nothing). */
 uint64_t game_perft(const struct game *g, const void *st, int depth);

@@ -439,20 +439,12 @@ static int serbest_from_text(void *st, const struct variant *v,
     const char *c = parse_board(s, text, err, errsz);
     if (!c)
         return -1;
-    char side = 0, extra = 0;
-    unsigned nocap = 0, ply = 0;
-    int fields = sscanf(c, " %c %u %u %c", &side, &nocap, &ply, &extra);
-    if (fields < 1 || (side != 'w' && side != 'b') || c[0] != ' ')
-        return game_error(err, errsz, "serbest position: expected the side "
-                          "to move ('w' or 'b') after the hands");
-    if (fields == 4 || (fields < 3 && strspn(c, " wb0123456789") != strlen(c)))
-        return game_error(err, errsz, "serbest position: unexpected text "
-                          "after the side to move (optional fields: "
-                          "no-capture plies, ply)");
-    if (nocap > UINT16_MAX)
-        return game_error(err, errsz, "serbest position: no-capture count "
-                          "%u too large", nocap);
-    s->side = side == 'b';
+    int side;
+    unsigned nocap, ply;
+    if (game_parse_side_and_counters(c, "serbest", "wb", &side, &nocap, &ply,
+                                     err, errsz) != 0)
+        return -1;
+    s->side = (uint8_t)side;
     if (s->side)
         s->hash ^= side_key();
     s->no_capture_plies = (uint16_t)nocap;

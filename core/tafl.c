@@ -630,20 +630,12 @@ static int tafl_from_text(void *st, const struct variant *v, const char *text,
     const char *c = parse_board(s, text, err, errsz);
     if (!c)
         return -1;
-    char side = 0, extra = 0;
-    unsigned nocap = 0, ply = 0;
-    int fields = sscanf(c, " %c %u %u %c", &side, &nocap, &ply, &extra);
-    if (fields < 1 || (side != 'a' && side != 'd') || c[0] != ' ')
-        return game_error(err, errsz, "tafl position: expected the side to "
-                          "move ('a' or 'd') after the board");
-    if (fields == 4 || (fields < 3 && strspn(c, " ad0123456789") != strlen(c)))
-        return game_error(err, errsz, "tafl position: unexpected text after "
-                          "the side to move (optional fields: no-capture "
-                          "plies, ply)");
-    if (nocap > UINT16_MAX)
-        return game_error(err, errsz, "tafl position: no-capture count %u "
-                          "too large", nocap);
-    set_side(s, side == 'd');
+    int side;
+    unsigned nocap, ply;
+    if (game_parse_side_and_counters(c, "tafl", "ad", &side, &nocap, &ply, err,
+                                     errsz) != 0)
+        return -1;
+    set_side(s, side);
     s->no_capture_plies = (uint16_t)nocap;
     s->ply = ply;
     start_history(s);

@@ -318,7 +318,8 @@ static int child_proven(struct solver *s, const void *child, uint32_t depth)
 }
 
 /* Follows the proof from a proven st: the attacker's proving move, the
- * defender's reply with the largest proof left (its longest resistance). */
+ * defender's first reply that does not end the game at once (so the line
+ * shows play, not an immediate loss). */
 static void principal_variation(struct solver *s, const void *st,
                                 uint32_t depth, struct solver_result *r)
 {

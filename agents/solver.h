@@ -50,8 +50,9 @@ struct solver_options {
 struct solver_result {
     enum solver_answer answer;
     move_t pv[SOLVER_MAX_PLIES]; /* a winning line, for SOLVER_WIN: the
-                                  * attacker's moves and the defender's
-                                  * longest resistance */
+                                  * attacker's proving moves, and at each
+                                  * defender turn its first reply that does
+                                  * not lose at once */
     int pv_len;
     uint64_t nodes; /* expansions */
     double seconds;

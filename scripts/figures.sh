@@ -105,7 +105,13 @@ if [ $list -eq 1 ]; then
 fi
 
 # A private Jupyter environment: a kernelspec that runs Debian's python, no
-# user configuration, connection files in a temporary directory.
+# user configuration, connection files in a temporary directory. Kernels
+# talk over Unix sockets in that directory (transport=ipc), not TCP ports:
+# kernels started at the same moment (here, or by another job on the
+# machine) can be handed the same free TCP port and die before replying
+# to kernel_info. Each notebook's sockets get their own absolute path
+# prefix (the default, "kernel-ipc", is relative to the working
+# directory, which the kernel and nbconvert do not share).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/share/kernels/rulelab-python3" "$out"
@@ -122,6 +128,7 @@ run_one() { # run_one NB: executes one notebook; its status in $tmp/NB.status
     local start=$SECONDS
     if "$py" -m nbconvert --to html --execute \
             --ExecutePreprocessor.kernel_name=rulelab-python3 \
+            --KernelManager.transport=ipc --KernelManager.ip="$tmp/ipc-$1" \
             --ExecutePreprocessor.timeout=3600 \
             --output-dir "$out" --output "$1" "notebooks/$1.ipynb" \
             >"$tmp/$1.log" 2>&1; then

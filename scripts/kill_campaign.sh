@@ -13,16 +13,17 @@ set -euo pipefail
 
 usage() {
     cat <<'EOF'
-Usage: scripts/kill_campaign.sh [-n KILLS] [-s SEED] [-d MAX_DELAY] [-b RULELAB] [--tamper] [SWEEP.ini]
+Usage: scripts/kill_campaign.sh [-n KILLS] [-s SEED] [-d MAX_DELAY] [-g GAMES] [-b RULELAB] [--tamper] [SWEEP.ini]
 
 SIGKILLs `rulelab run SWEEP` KILLS times (default 100) at moments drawn
-from SEED (default 1): each kill comes 0.05 s to MAX_DELAY s (default 1.0)
-after the run starts. After each kill the run is started again (resumed).
+from SEED (default 1): each kill comes 0.05 s to MAX_DELAY s (default 4.0)
+after the run starts (a run commits every 2 s, so some kills come before
+its first commit and some after). After each kill the run is started again (resumed).
 Then the sweep is run to the end and its games are compared with an
 uninterrupted run of the same sweep.
 
 SWEEP defaults to a built-in sweep of tafl and Jetan with random and a small
-MCTS (160 games). RULELAB defaults to build/rulelab. Needs sqlite3.
+MCTS in both seat orders, GAMES games per cell (default 40: 160 games). RULELAB defaults to build/rulelab. Needs sqlite3.
 Prints the figures: kills, kills that landed mid-sweep, games, lost,
 duplicated, differing, extra, integrity_check.
 
@@ -34,7 +35,8 @@ EOF
 
 kills=100
 seed=1
-max_delay=1.0
+max_delay=4.0
+games_per_cell=40
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/build/rulelab
 sweep=""
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
         -n) kills=${2:?-n needs a number}; shift ;;
         -s) seed=${2:?-s needs a number}; shift ;;
         -d) max_delay=${2:?-d needs seconds}; shift ;;
+        -g) games_per_cell=${2:?-g needs a number}; shift ;;
         -b) bin=${2:?-b needs the rulelab binary}; shift ;;
         --tamper) tamper=1 ;;
         -*) echo "kill_campaign.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -52,9 +55,9 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-for v in "$kills" "$seed"; do
+for v in "$kills" "$seed" "$games_per_cell"; do
     if ! [[ $v =~ ^[0-9]+$ ]]; then
-        echo "kill_campaign.sh: -n and -s take whole numbers, not '$v'" >&2
+        echo "kill_campaign.sh: -n, -s and -g take whole numbers, not '$v'" >&2
         exit 2
     fi
 done
@@ -69,11 +72,11 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 if [ -z "$sweep" ]; then
     sweep=$dir/campaign.ini
-    cat >"$sweep" <<'INI'
+    cat >"$sweep" <<INI
 [sweep]
 name = kill_campaign
 seed = 5
-games = 40
+games = $games_per_cell
 [game tafl]
 max_plies = 200
 [game jetan]

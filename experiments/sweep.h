@@ -81,6 +81,11 @@ int sweep_load(const char *path, struct sweep *s, char *err, size_t errsz);
 int sweep_parse(const char *path, const char *text, struct sweep *s,
                 char *err, size_t errsz);
 
+/* The same from len bytes, which may hold a NUL (an error naming its
+ * line): what sweep_load and the fuzzer read. */
+int sweep_parse_bytes(const char *path, const char *text, size_t len,
+                      struct sweep *s, char *err, size_t errsz);
+
 void sweep_free(struct sweep *s);
 
 /* The seed of game `index` of cell c. */

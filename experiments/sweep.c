@@ -572,12 +572,10 @@ static int parse_pairs(struct reader *r, const struct entry *e,
 
 /* ---- expansion ---------------------------------------------------------- */
 
-static int add_cell(struct reader *r, struct sweep *s, int *cap,
+/* Adds the cell (v, a0 vs a1); line is its game section's, for errors. */
+static int add_cell(struct reader *r, struct sweep *s, int *cap, int line,
                     const struct variant *v, int a0, int a1)
 {
-    if (s->n_cells == MAX_CELLS)
-        return fail(r, 0, "the sweep expands to more than %d cells",
-                    MAX_CELLS);
     if (s->n_cells == *cap
         && grow(r, (void **)&s->cells, cap, sizeof(struct sweep_cell)))
         return -1;
@@ -585,7 +583,7 @@ static int add_cell(struct reader *r, struct sweep *s, int *cap,
     memset(c, 0, sizeof *c);
     c->variant = *v;
     if (variant_canonical(v, c->variant_text, sizeof c->variant_text) < 0)
-        return fail(r, 0, "a %s variant's canonical text is longer than %d "
+        return fail(r, line, "a %s variant's canonical text is longer than %d "
                     "characters", v->game->name, VARIANT_TEXT_MAX - 1);
     c->agent[0] = a0;
     c->agent[1] = a1;
@@ -621,7 +619,8 @@ static int expand_game(struct reader *r, struct sweep *s,
         if (s->max_plies >= 0 && cap_param >= 0)
             v.values[cap_param] = s->max_plies;
         for (int p = 0; p < n_ordered; p++)
-            if (add_cell(r, s, cap, &v, ordered[p][0], ordered[p][1]))
+            if (add_cell(r, s, cap, gs->line, &v, ordered[p][0],
+                         ordered[p][1]))
                 return -1;
         int k = gs->n_keys - 1;
         while (k >= 0 && ++index[k] == gs->keys[k].n_values)
@@ -722,6 +721,19 @@ static int interpret(struct reader *r, struct sweep *s)
     if (parse_pairs(r, pairs, s, both_orders, ordered, &n_ordered))
         return -1;
 
+    /* Count before making: at most MAX_CELLS (each value list holds at
+     * most MAX_VALUES, so the running product stays far below overflow
+     * as long as it is checked after each factor). */
+    long long total = 0;
+    for (int k = 0; k < n_games; k++) {
+        long long cells = n_ordered;
+        for (int i = 0; i < games[k].n_keys && cells <= MAX_CELLS; i++)
+            cells *= games[k].keys[i].n_values;
+        total += cells;
+        if (total > MAX_CELLS)
+            return fail(r, games[k].line, "the sweep expands to more than %d "
+                        "cells (use fewer values or pairs)", MAX_CELLS);
+    }
     int cap = 0;
     for (int k = 0; k < n_games; k++)
         if (expand_game(r, s, &games[k], ordered, n_ordered, max_plies_line,

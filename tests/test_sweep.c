@@ -353,6 +353,40 @@ static void test_all_pairs_have_no_duplicates(void **state)
     }
 }
 
+/* A product too large to make is refused before anything is allocated:
+ * 16 x 16 x 16 x 2 x 2 = 16384 tafl variants x 2 seat orders = 32768
+ * cells are made; 16^3 x 2^4 = 65536 variants x 2 = 131072 cells, over
+ * the cap of 100000 (sweep.c's MAX_CELLS), are an error. */
+static void test_too_many_cells(void **state)
+{
+    (void)state;
+    const char *list16 = "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, "
+                         "16";
+    char text[1024];
+    snprintf(text, sizeof text, HEAD "[game tafl]\nmax_plies = %s\n"
+             "no_capture_limit = %s\nrepetition_limit = %s\n"
+             "first = attackers, defenders\nking_armed = 0, 1\n[agents]\n"
+             "a = random\nb = mcts\n", list16, list16, list16);
+    struct sweep s;
+    load(text, &s);
+    assert_int_equal(s.n_cells, 32768);
+    sweep_free(&s);
+    snprintf(text, sizeof text, HEAD "[game jetan]\n[game tafl]\n"
+             "max_plies = %s\nno_capture_limit = %s\n"
+             "repetition_limit = %s\n[game serbest]\nmax_plies = %s\n"
+             "[agents]\na = random\nb = mcts\n", list16, list16, list16,
+             list16);
+    load(text, &s); /* 2 + 8192 + 32 cells */
+    assert_int_equal(s.n_cells, 2 + 8192 + 32);
+    sweep_free(&s);
+    snprintf(text, sizeof text, HEAD "[game jetan]\n[game tafl]\n"
+             "max_plies = %s\nno_capture_limit = %s\n"
+             "repetition_limit = %s\nking_armed = 0, 1\nfirst = attackers, "
+             "defenders\nthrone_hostile = 0, 1\nthrone_passable = 0, 1\n"
+             "[agents]\na = random\nb = mcts\n", list16, list16, list16);
+    expect_bad(text, "t.ini:5: the sweep expands to more than 100000 cells");
+}
+
 /* ---- item 10: numbers and names --------------------------------------- */
 
 static void test_numbers_are_decimal(void **state)
@@ -454,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_long_values_are_read_whole),
         cmocka_unit_test(test_duplicates_are_errors),
         cmocka_unit_test(test_all_pairs_have_no_duplicates),
+        cmocka_unit_test(test_too_many_cells),
         cmocka_unit_test(test_numbers_are_decimal),
         cmocka_unit_test(test_names),
     };

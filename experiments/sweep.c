@@ -437,8 +437,7 @@ static int game_key(struct reader *r, struct game_section *gs,
                 continue;
             if (strcmp(texts[j], item) == 0)
                 return fail(r, e->line, "%s lists %s twice (list each value "
-                            "once)",
-                            e->key, item);
+                            "once)", e->key, item);
             return fail(r, e->line, "%s lists %s twice (the same value as %s); "
                         "list each value once", e->key, item, texts[j]);
         }

@@ -69,77 +69,141 @@ static void list_keys(const struct param_spec *params, int n_params,
     }
 }
 
-/* Parses one value of parameter p. Returns 0 or -1 with the error set. */
+int spec_parse_number(const char *text, int whole, double *out)
+{
+    const char *p = text;
+    int digits = 0;
+    if (*p == '-')
+        p++;
+    while (isdigit((unsigned char)*p))
+        p++, digits++;
+    if (!whole && *p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p))
+            p++, digits++;
+    }
+    if (digits == 0)
+        return -1;
+    if (!whole && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p != '\0')
+        return -1;
+    char *end;
+    errno = 0;
+    double x = strtod(text, &end);
+    if (end != p || errno || !isfinite(x))
+        return -1;
+    *out = x == 0 ? 0.0 : x; /* -0 is 0: one value, one canonical text */
+    return 0;
+}
+
+/* Parses the value [b, e) (no surrounding spaces) of parameter p, of any
+ * length. Returns 0 or -1 with the error set. */
 static int parse_value(const char *owner, const struct param_spec *p,
-                       const char *text, double *out, char *err, size_t errsz)
+                       const char *b, const char *e, double *out, char *err,
+                       size_t errsz)
 {
     char allowed[256];
+    size_t len = (size_t)(e - b);
     param_allowed_text(p, allowed, sizeof allowed);
     if (p->type == PARAM_ENUM) {
         for (int i = 0; p->choices[i]; i++) {
-            if (strcmp(text, p->choices[i]) == 0) {
+            if (strlen(p->choices[i]) == len
+                && memcmp(b, p->choices[i], len) == 0) {
                 *out = i;
                 return 0;
             }
         }
     } else {
-        char *end;
-        errno = 0;
-        double x = p->type == PARAM_REAL ? strtod(text, &end)
-                                         : (double)strtol(text, &end, 10);
+        char *text = malloc(len + 1);
+        if (!text)
+            return game_error(err, errsz, "%s: out of memory", owner);
+        memcpy(text, b, len);
+        text[len] = '\0';
+        double x = 0;
+        int ok = spec_parse_number(text, p->type != PARAM_REAL, &x) == 0;
+        free(text);
         double lo = p->type == PARAM_BOOL ? 0 : p->min;
         double hi = p->type == PARAM_BOOL ? 1 : p->max;
-        if (*text != '\0' && *end == '\0' && !errno && isfinite(x) && x >= lo
-            && x <= hi) {
+        if (ok && x >= lo && x <= hi) {
+            char canonical[64];
+            param_value_text(p, x, canonical, sizeof canonical);
+            if (p->type == PARAM_REAL && strtod(canonical, NULL) != x)
+                return game_error(err, errsz, "%s: value '%.*s' for %s has "
+                                  "more digits than its canonical text '%s' "
+                                  "keeps (6 significant digits)", owner,
+                                  (int)len, b, p->name, canonical);
             *out = x;
             return 0;
         }
     }
-    game_error(err, errsz, "%s: bad value '%s' for %s (allowed: %s)", owner,
-              text, p->name, allowed);
+    game_error(err, errsz, "%s: bad value '%.*s' for %s (allowed: %s)", owner,
+               (int)len, b, p->name, allowed);
     return -1;
 }
 
-/* Copies the token [s, e) with surrounding spaces removed into buf. */
-static void trim_copy(const char *s, const char *e, char *buf, size_t n)
+/* Narrows [*b, *e) to its text without surrounding spaces. */
+static void trim_range(const char **b, const char **e)
 {
-    while (s < e && isspace((unsigned char)*s))
-        s++;
-    while (e > s && isspace((unsigned char)e[-1]))
-        e--;
-    size_t len = (size_t)(e - s);
-    if (len >= n)
-        len = n - 1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
+    while (*b < *e && isspace((unsigned char)**b))
+        (*b)++;
+    while (*e > *b && isspace((unsigned char)(*e)[-1]))
+        (*e)--;
 }
 
+/* Copies the token [s, e) with surrounding spaces removed into buf.
+ * Returns 0, or -1 when it does not fit (buf then holds nothing). */
+static int trim_copy(const char *s, const char *e, char *buf, size_t n)
+{
+    trim_range(&s, &e);
+    size_t len = (size_t)(e - s);
+    buf[0] = '\0';
+    if (len >= n)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return 0;
+}
+
+/* Reads one `key = value` in [s, e): keys and values of any length. */
 static int parse_assignment(const char *owner, const struct param_spec *params,
                             int n_params, const char *s, const char *e,
                             int *seen, double *values, char *err, size_t errsz)
 {
     const char *eq = memchr(s, '=', (size_t)(e - s));
-    char key[64], val[64], keys[512];
+    char keys[512];
     if (!eq) {
-        trim_copy(s, e, key, sizeof key);
-        game_error(err, errsz, "%s: expected key=value, got '%s'", owner, key);
+        trim_range(&s, &e);
+        game_error(err, errsz, "%s: expected key=value, got '%.*s'", owner,
+                   (int)(e - s), s);
         return -1;
     }
-    trim_copy(s, eq, key, sizeof key);
-    trim_copy(eq + 1, e, val, sizeof val);
+    const char *kb = s, *ke = eq, *vb = eq + 1, *ve = e;
+    trim_range(&kb, &ke);
+    trim_range(&vb, &ve);
+    size_t klen = (size_t)(ke - kb);
     for (int i = 0; i < n_params; i++) {
-        if (strcmp(key, params[i].name) != 0)
+        if (strlen(params[i].name) != klen
+            || memcmp(kb, params[i].name, klen) != 0)
             continue;
         if (seen[i]) {
-            game_error(err, errsz, "%s: key '%s' given twice", owner, key);
+            game_error(err, errsz, "%s: key '%s' given twice", owner,
+                       params[i].name);
             return -1;
         }
         seen[i] = 1;
-        return parse_value(owner, &params[i], val, &values[i], err, errsz);
+        return parse_value(owner, &params[i], vb, ve, &values[i], err, errsz);
     }
     list_keys(params, n_params, keys, sizeof keys);
-    game_error(err, errsz, "%s: unknown key '%s' (keys: %s)", owner, key,
-              n_params ? keys : "none");
+    game_error(err, errsz, "%s: unknown key '%.*s' (keys: %s)", owner,
+               (int)klen, kb, n_params ? keys : "none");
     return -1;
 }
 
@@ -148,8 +212,15 @@ int spec_split(const char *text, char *name, size_t name_size,
                size_t errsz)
 {
     const char *open = strchr(text, '(');
-    trim_copy(text, open ? open : text + strlen(text), name, name_size);
+    const char *name_end = open ? open : text + strlen(text);
     *args = *args_end = NULL;
+    if (trim_copy(text, name_end, name, name_size) != 0) {
+        const char *b = text;
+        trim_range(&b, &name_end);
+        game_error(err, errsz, "name '%.*s' is too long (at most %zu "
+                   "characters)", (int)(name_end - b), b, name_size - 1);
+        return -1;
+    }
     if (!open) {
         if (strchr(text, ')')) {
             game_error(err, errsz, "malformed '%s' (expected %s or "
@@ -182,9 +253,9 @@ int spec_parse_args(const char *owner, const struct param_spec *params,
         values[i] = params[i].def;
     if (!args)
         return 0;
-    char body[VARIANT_TEXT_MAX];
-    trim_copy(args, args_end, body, sizeof body);
-    if (body[0] == '\0')
+    const char *first = args, *last = args_end;
+    trim_range(&first, &last);
+    if (first == last)
         return 0;
     int seen[VARIANT_MAX_PARAMS] = {0};
     for (const char *s = args; s <= args_end;) {

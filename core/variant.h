@@ -69,6 +69,13 @@ int spec_parse_args(const char *owner, const struct param_spec *params,
 int spec_canonical(const char *owner, const struct param_spec *params,
                    int n_params, const double *values, char *buf, size_t n);
 
+/* Reads a decimal number, the one number syntax of specs and sweep files:
+ * an optional '-', digits (leading zeros allowed: 010 is ten) and, unless
+ * `whole`, an optional fraction and exponent (2.5, .5, 25e-1). No '+',
+ * spaces, hex, inf or nan; any length. Returns 0 with *out set (-0 is 0),
+ * or -1 when text is not such a number or its value overflows. */
+int spec_parse_number(const char *text, int whole, double *out);
+
 /* Writes a parameter's value as text (a choice name, or the number). */
 int param_value_text(const struct param_spec *p, double value, char *buf,
                      size_t n);

@@ -1,17 +1,22 @@
 /*
  * sweep.c -- reading a sweep file and expanding it into cells.
  *
- * Reading happens in two steps. libinih hands every key to collect(),
- * which only checks the section and stores the entry with its line number
- * (counted by our own line reader, since the packaged inih does not pass
- * line numbers). Then each section is interpreted, so every error can name
- * the file and line of the entry at fault and say what is allowed.
+ * The file is read by our own small INI reader, strict on purpose: sweep
+ * files decide what is played and stored, so nothing in one may be read
+ * differently from what it says. Lines are of any length; each line stands
+ * alone (an indented line is read like any other, never as the rest of the
+ * line above); `;` and `#` start comments, at the start of a line or after
+ * a space; a key given twice in a section, a section opened twice, a NUL
+ * byte, a control character or bytes that are not UTF-8 are errors naming
+ * the line. Reading happens in two steps: read_lines() splits a writable
+ * copy of the text into sections and entries (pointers into the copy, so
+ * no length limits), then each section is interpreted in a fixed order
+ * ([sweep], the games, [agents], [matchups]), so every error can name the
+ * file and line of the entry at fault and say what is allowed.
  */
 #include "sweep.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +25,31 @@
 #include "agent.h"
 #include "rng.h"
 
+/* Caps that keep a sweep from expanding without bound. */
+#define MAX_VALUES 16 /* values in one game key's list */
+#define MAX_ORDERED_PAIRS (SWEEP_MAX_AGENTS * SWEEP_MAX_AGENTS)
+#define MAX_CELLS 100000
+
+static const char name_chars[] = "abcdefghijklmnopqrstuvwxyz"
+                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.";
+
 struct entry {
-    char section[64], key[64], value[256];
+    char *key, *value; /* in the reader's copy, without spaces or comment */
     int line;
 };
 
-struct reader {
-    const char *path, *text, *pos;
+struct section {
+    char name[16]; /* sweep, agents, matchups or game */
+    const struct game *game; /* for [game NAME] */
     int line;
+    int first, n_entries; /* its entries, contiguous in reader.entries */
+};
+
+struct reader {
+    const char *path;
+    char *copy; /* the text, split into lines in place */
+    struct section *sections;
+    int n_sections, cap_sections;
     struct entry *entries;
     int n_entries, cap_entries;
     char *err;
@@ -35,10 +57,13 @@ struct reader {
     int failed;
 };
 
+/* Writes "path:line: message" into r->err (the first error only) and
+ * returns -1. Line 0 leaves the line out. */
 static int fail(struct reader *r, int line, const char *fmt, ...)
 {
     if (!r->failed && r->err && r->errsz) {
-        int w = snprintf(r->err, r->errsz, "%s:%d: ", r->path, line);
+        int w = line > 0 ? snprintf(r->err, r->errsz, "%s:%d: ", r->path, line)
+                         : snprintf(r->err, r->errsz, "%s: ", r->path);
         va_list ap;
         va_start(ap, fmt);
         if (w >= 0 && (size_t)w < r->errsz)
@@ -49,83 +74,226 @@ static int fail(struct reader *r, int line, const char *fmt, ...)
     return -1;
 }
 
-/* inih's line reader, counting lines. */
-static char *read_line(char *str, int num, void *stream)
+/* ---- reading lines ------------------------------------------------------- */
+
+static int is_blank(char c)
 {
-    struct reader *r = stream;
-    if (!*r->pos)
-        return NULL;
-    int n = 0;
-    while (n < num - 1 && r->pos[n] && r->pos[n] != '\n')
-        n++;
-    if (r->pos[n] == '\n' && n < num - 1)
-        n++;
-    memcpy(str, r->pos, (size_t)n);
-    str[n] = '\0';
-    r->pos += n;
-    r->line++;
-    return str;
+    return c == ' ' || c == '\t';
 }
 
-static int known_section(const char *section)
+/* Narrows [*b, *e) to its text without spaces and tabs around it. */
+static void trim(char **b, char **e)
 {
-    return strcmp(section, "sweep") == 0 || strcmp(section, "agents") == 0
-           || strcmp(section, "matchups") == 0
-           || strncmp(section, "game ", 5) == 0;
+    while (*b < *e && is_blank(**b))
+        (*b)++;
+    while (*e > *b && is_blank((*e)[-1]))
+        (*e)--;
 }
 
-/* inih's handler: checks the section, stores the entry. */
-static int collect(void *user, const char *section, const char *key,
-                   const char *value)
+/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0 if the
+ * bytes there are not one (overlong forms and surrogates included). */
+static size_t utf8_length(const unsigned char *p, size_t n)
 {
-    struct reader *r = user;
-    int line = r->line; /* the line just read */
-    if (!known_section(section))
-        return fail(r, line, "unknown section [%s] (sections: [sweep], "
-                    "[game NAME], [agents], [matchups])", section), 0;
-    if (r->n_entries == r->cap_entries) {
-        r->cap_entries = r->cap_entries ? 2 * r->cap_entries : 32;
-        struct entry *grown = realloc(r->entries,
-                                      sizeof *grown * (size_t)r->cap_entries);
-        if (!grown)
-            return fail(r, line, "out of memory"), 0;
-        r->entries = grown;
+    if (p[0] < 0x80)
+        return 1;
+    size_t len = p[0] >= 0xc2 && p[0] <= 0xdf   ? 2
+                 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+                 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4
+                                                : 0;
+    if (len == 0 || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f)
+        || (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+        return 0;
+    return len;
+}
+
+/* Checks the bytes of one line [b, e) (its '\n' excluded): UTF-8, no NUL,
+ * no control character but tab, and CR only as the last byte. */
+static int check_bytes(struct reader *r, int line, const char *b,
+                       const char *e)
+{
+    for (const char *p = b; p < e;) {
+        unsigned char c = (unsigned char)*p;
+        if (c == 0)
+            return fail(r, line, "NUL byte (a sweep file is UTF-8 text)");
+        if ((c < 0x20 && c != '\t' && !(c == '\r' && p + 1 == e)) || c == 0x7f)
+            return fail(r, line, "control character 0x%02x (allowed: tab, "
+                        "and CR before the line end)", c);
+        size_t len = utf8_length((const unsigned char *)p, (size_t)(e - p));
+        if (len == 0)
+            return fail(r, line, "not UTF-8 text (byte 0x%02x; a sweep file "
+                        "is UTF-8)", c);
+        p += len;
     }
-    struct entry *e = &r->entries[r->n_entries++];
-    snprintf(e->section, sizeof e->section, "%s", section);
-    snprintf(e->key, sizeof e->key, "%s", key);
-    snprintf(e->value, sizeof e->value, "%s", value);
-    e->line = line;
-    return 1;
+    return 0;
+}
+
+/* Ends the line [b, *e) at its comment: `;` or `#` at its start or after
+ * a space or tab. */
+static void cut_comment(char *b, char **e)
+{
+    for (char *p = b; p < *e; p++)
+        if ((*p == ';' || *p == '#') && (p == b || is_blank(p[-1]))) {
+            *e = p;
+            return;
+        }
+}
+
+static int grow(struct reader *r, void **items, int *cap, size_t size)
+{
+    int n = *cap ? 2 * *cap : 16;
+    void *grown = realloc(*items, size * (size_t)n);
+    if (!grown)
+        return fail(r, 0, "out of memory");
+    *items = grown;
+    *cap = n;
+    return 0;
+}
+
+static void list_games(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; game_list[i]; i++) {
+        int w = snprintf(buf + len, n - len, "%s%s", i ? ", " : "",
+                         game_list[i]->name);
+        if (w < 0 || (size_t)w >= n - len)
+            return;
+        len += (size_t)w;
+    }
+}
+
+/* Opens the section of the header [b, e) (brackets and all) on `line`. */
+static int open_section(struct reader *r, int line, char *b, char *e)
+{
+    char *close = memchr(b, ']', (size_t)(e - b));
+    if (!close)
+        return fail(r, line, "section header without ']' (write [sweep], "
+                    "[game NAME], [agents] or [matchups])");
+    char *rest = close + 1;
+    cut_comment(rest, &e);
+    trim(&rest, &e);
+    if (rest != e)
+        return fail(r, line, "text after the section header (only a ; or # "
+                    "comment may follow it)");
+    char *nb = b + 1, *ne = close;
+    trim(&nb, &ne);
+    *ne = '\0';
+    struct section sec = {"", NULL, line, r->n_entries, 0};
+    if (strcmp(nb, "sweep") == 0 || strcmp(nb, "agents") == 0
+        || strcmp(nb, "matchups") == 0) {
+        strcpy(sec.name, nb);
+    } else if (strncmp(nb, "game", 4) == 0 && is_blank(nb[4])) {
+        char *game = nb + 4, *game_end = ne;
+        trim(&game, &game_end);
+        strcpy(sec.name, "game");
+        sec.game = game_find(game);
+        if (!sec.game) {
+            char games[256];
+            list_games(games, sizeof games);
+            return fail(r, line, "unknown game '%s' in [%s] (games: %s)", game,
+                        nb, games);
+        }
+    } else {
+        return fail(r, line, "unknown section [%s] (sections: [sweep], "
+                    "[game NAME], [agents], [matchups])", nb);
+    }
+    for (int i = 0; i < r->n_sections; i++) {
+        const struct section *o = &r->sections[i];
+        if (strcmp(o->name, sec.name) == 0 && o->game == sec.game)
+            return fail(r, line, "[%s%s%s] opened twice (first at line %d); "
+                        "open each section once", sec.name, sec.game ? " " : "",
+                        sec.game ? sec.game->name : "", o->line);
+    }
+    if (r->n_sections == r->cap_sections
+        && grow(r, (void **)&r->sections, &r->cap_sections, sizeof sec))
+        return -1;
+    r->sections[r->n_sections++] = sec;
+    return 0;
+}
+
+/* Reads `key = value` from the line [b, e) into the current section. */
+static int add_entry(struct reader *r, int line, char *b, char *e)
+{
+    char *eq = memchr(b, '=', (size_t)(e - b));
+    if (!eq)
+        return fail(r, line, "not INI: expected [section], key = value or a "
+                    "; comment (each line stands alone: a list stays on one "
+                    "line)");
+    if (r->n_sections == 0)
+        return fail(r, line, "key = value before any section (start with "
+                    "[sweep])");
+    char *kb = b, *ke = eq, *vb = eq + 1, *ve = e;
+    trim(&kb, &ke);
+    trim(&vb, &ve);
+    if (kb == ke)
+        return fail(r, line, "no key before '='");
+    *ke = '\0';
+    *ve = '\0';
+    struct section *sec = &r->sections[r->n_sections - 1];
+    for (int i = sec->first; i < sec->first + sec->n_entries; i++) {
+        if (strcmp(r->entries[i].key, kb) != 0)
+            continue;
+        if (strcmp(sec->name, "agents") == 0)
+            return fail(r, line, "agent '%s' named twice (first at line %d)",
+                        kb, r->entries[i].line);
+        return fail(r, line, "%s given twice in [%s%s%s] (first at line %d)",
+                    kb, sec->name, sec->game ? " " : "",
+                    sec->game ? sec->game->name : "", r->entries[i].line);
+    }
+    if (r->n_entries == r->cap_entries
+        && grow(r, (void **)&r->entries, &r->cap_entries, sizeof(struct entry)))
+        return -1;
+    r->entries[r->n_entries++] = (struct entry){kb, vb, line};
+    sec->n_entries++;
+    return 0;
+}
+
+/* Splits r->copy (len bytes) into sections and entries. */
+static int read_lines(struct reader *r, size_t len)
+{
+    char *p = r->copy, *end = r->copy + len;
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+        p += 3; /* a UTF-8 byte order mark */
+    for (int line = 1; p < end; line++) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *b = p, *e = nl ? nl : end;
+        p = nl ? nl + 1 : end;
+        if (check_bytes(r, line, b, e))
+            return -1;
+        if (e > b && e[-1] == '\r')
+            e--;
+        cut_comment(b, &e);
+        trim(&b, &e);
+        if (b == e)
+            continue;
+        if (*b == '[' ? open_section(r, line, b, e) : add_entry(r, line, b, e))
+            return -1;
+    }
+    return 0;
 }
 
 /* ---- [sweep] ------------------------------------------------------------ */
 
-static int parse_number(struct reader *r, const struct entry *e, double lo,
-                        double hi, int whole, double *out)
+/* A name of a sweep or an agent: 1 to SWEEP_NAME_MAX - 1 characters from
+ * name_chars. */
+static int valid_name(const char *name)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(e->value, &end);
-    if (!*e->value || *end || errno || x < lo || x > hi
-        || (whole && x != (double)(long long)x))
-        return fail(r, e->line, "%s must be a %s from %g to %g, not '%s'",
-                    e->key, whole ? "whole number" : "number", lo, hi,
-                    e->value);
-    *out = x;
-    return 0;
+    size_t len = strlen(name);
+    return len > 0 && len < SWEEP_NAME_MAX && strspn(name, name_chars) == len;
 }
 
 static int sweep_key(struct reader *r, const struct entry *e, struct sweep *s)
 {
-    double x = 0;
     if (strcmp(e->key, "name") == 0) {
-        size_t len = strlen(e->value);
-        if (len == 0 || len >= sizeof s->name
-            || strspn(e->value, "abcdefghijklmnopqrstuvwxyz"
-                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != len)
+        if (!valid_name(e->value))
             return fail(r, e->line, "name must be 1-%d letters, digits, "
-                        "'_', '-' or '.'", (int)sizeof s->name - 1);
+                        "'_', '-' or '.' (ASCII), not '%s'",
+                        SWEEP_NAME_MAX - 1, e->value);
         strcpy(s->name, e->value);
         return 0;
     }
@@ -150,8 +318,17 @@ static int sweep_key(struct reader *r, const struct entry *e, struct sweep *s)
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         if (strcmp(e->key, keys[i].key) != 0)
             continue;
-        if (parse_number(r, e, keys[i].lo, keys[i].hi, keys[i].whole, &x))
-            return -1;
+        double x = 0;
+        if (spec_parse_number(e->value, keys[i].whole, &x) != 0
+            || !(x >= keys[i].lo && x <= keys[i].hi)) {
+            if (keys[i].whole)
+                return fail(r, e->line, "%s must be a whole number from %.0f "
+                            "to %.0f in decimal digits, not '%s'", e->key,
+                            keys[i].lo, keys[i].hi, e->value);
+            return fail(r, e->line, "%s must be a number from %g to %g "
+                        "(decimal, like 0.05 or 5e-2), not '%s'", e->key,
+                        keys[i].lo, keys[i].hi, e->value);
+        }
         switch (i) {
         case 0: s->seed = (uint64_t)x; break;
         case 1: s->games_per_cell = (int)x; break;
@@ -170,180 +347,282 @@ static int sweep_key(struct reader *r, const struct entry *e, struct sweep *s)
                 "ci_width, min_games)", e->key);
 }
 
-/* ---- [agents] and [matchups] ------------------------------------------ */
+/* ---- lists -------------------------------------------------------------- */
 
-static int find_agent(const struct sweep *s, const char *name)
+/* Takes the next comma-separated item of the list at *p, ends it with a
+ * NUL and trims it; *p moves past it (NULL after the last). An empty item
+ * is an error naming `what`. */
+static int next_item(struct reader *r, int line, const char *what, char **p,
+                     char **item)
 {
-    for (int i = 0; i < s->n_agents; i++)
-        if (strcmp(s->agents[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-static int agent_entry(struct reader *r, const struct entry *e,
-                       struct sweep *s)
-{
-    char err[4096];
-    struct agent *a;
-    if (find_agent(s, e->key) >= 0)
-        return fail(r, e->line, "agent '%s' named twice", e->key);
-    if (s->n_agents == SWEEP_MAX_AGENTS)
-        return fail(r, e->line, "more than %d agents", SWEEP_MAX_AGENTS);
-    if (strlen(e->key) >= SWEEP_NAME_MAX)
-        return fail(r, e->line, "agent name '%s' is too long", e->key);
-    /* Making the agent checks the spec; a seed of 0 and at once freed. */
-    if (agent_create(e->value, 0, &a, err, sizeof err) != 0)
-        return fail(r, e->line, "agent %s: %s", e->key, err);
-    struct sweep_agent *sa = &s->agents[s->n_agents++];
-    strcpy(sa->name, e->key);
-    snprintf(sa->spec, sizeof sa->spec, "%s", a->spec);
-    agent_free(a);
-    return 0;
-}
-
-/* Copies the token [b, e) without surrounding spaces. */
-static void trimmed(const char *b, const char *e, char *out, size_t n)
-{
-    while (b < e && isspace((unsigned char)*b))
-        b++;
-    while (e > b && isspace((unsigned char)e[-1]))
-        e--;
-    size_t len = (size_t)(e - b) < n - 1 ? (size_t)(e - b) : n - 1;
-    memcpy(out, b, len);
-    out[len] = '\0';
-}
-
-/* Adds the pairs of `pairs = A vs B, C vs D` (or `all`) into pairs[]. */
-static int parse_pairs(struct reader *r, const struct entry *e,
-                       const struct sweep *s, int (*pairs)[2], int *n_pairs)
-{
-    *n_pairs = 0;
-    if (strcmp(e->value, "all") == 0) {
-        for (int i = 0; i < s->n_agents; i++)
-            for (int j = i + 1; j < s->n_agents; j++) {
-                pairs[*n_pairs][0] = i;
-                pairs[(*n_pairs)++][1] = j;
-            }
-        if (*n_pairs == 0)
-            return fail(r, e->line, "pairs = all needs two agents or more");
-        return 0;
-    }
-    for (const char *p = e->value; *p;) {
-        const char *comma = strchr(p, ',');
-        const char *end = comma ? comma : p + strlen(p);
-        char pair[256], names[2][SWEEP_NAME_MAX];
-        trimmed(p, end, pair, sizeof pair);
-        const char *vs = strstr(pair, " vs ");
-        if (!vs)
-            return fail(r, e->line, "'%s' is no pair: write A vs B, with "
-                        "agent names from [agents]", pair);
-        trimmed(pair, vs, names[0], sizeof names[0]);
-        trimmed(vs + 4, pair + strlen(pair), names[1], sizeof names[1]);
-        for (int k = 0; k < 2; k++) {
-            pairs[*n_pairs][k] = find_agent(s, names[k]);
-            if (pairs[*n_pairs][k] < 0)
-                return fail(r, e->line, "unknown agent '%s' (agents in "
-                            "[agents] come before [matchups])", names[k]);
-        }
-        if (++*n_pairs == SWEEP_MAX_AGENTS * SWEEP_MAX_AGENTS)
-            return fail(r, e->line, "too many pairs");
-        p = comma ? comma + 1 : end;
-    }
+    char *b = *p, *comma = strchr(b, ','), *e = comma ? comma : b + strlen(b);
+    *p = comma ? comma + 1 : NULL;
+    trim(&b, &e);
+    if (b == e)
+        return fail(r, line, "empty item in the list of %s (values are "
+                    "separated by single commas, all on one line)", what);
+    *e = '\0';
+    *item = b;
     return 0;
 }
 
 /* ---- [game NAME] -------------------------------------------------------- */
 
+struct game_key {
+    const struct entry *entry;
+    int param; /* index into game->params */
+    int n_values;
+    int values[MAX_VALUES]; /* as struct variant stores them */
+};
+
 struct game_section {
     const struct game *game;
     int line;
     int n_keys;
-    const struct entry *keys[VARIANT_MAX_PARAMS];
-    char values[VARIANT_MAX_PARAMS][16][64]; /* each key's list */
-    int n_values[VARIANT_MAX_PARAMS];
+    struct game_key keys[VARIANT_MAX_PARAMS];
 };
 
-static int add_cell(struct reader *r, struct sweep *s, int *cap,
-                    const struct variant *v, int a0, int a1)
+static int param_index(const struct game *g, const char *name)
 {
-    if (s->n_cells == *cap) {
-        *cap = *cap ? 2 * *cap : 64;
-        struct sweep_cell *grown = realloc(s->cells, sizeof *grown * (size_t)*cap);
-        if (!grown)
-            return fail(r, 0, "out of memory");
-        s->cells = grown;
-    }
-    struct sweep_cell *c = &s->cells[s->n_cells++];
-    c->variant = *v;
-    variant_canonical(v, c->variant_text, sizeof c->variant_text);
-    c->agent[0] = a0;
-    c->agent[1] = a1;
-    return 0;
+    for (int i = 0; i < g->n_params; i++)
+        if (strcmp(g->params[i].name, name) == 0)
+            return i;
+    return -1;
 }
 
-/* Splits one game key's list and checks each value on its own. */
+/* Reads one game key's list: each value checked by the variant parser on
+ * its own, each at most once. */
 static int game_key(struct reader *r, struct game_section *gs,
                     const struct entry *e)
 {
-    char err[512], text[VARIANT_TEXT_MAX];
-    for (int k = 0; k < gs->n_keys; k++)
-        if (strcmp(gs->keys[k]->key, e->key) == 0)
-            return fail(r, e->line, "%s given twice for %s", e->key,
-                        gs->game->name);
-    if (gs->n_keys == VARIANT_MAX_PARAMS)
-        return fail(r, e->line, "too many keys");
-    int k = gs->n_keys++;
-    gs->keys[k] = e;
-    gs->n_values[k] = 0;
-    for (const char *p = e->value; *p;) {
-        const char *comma = strchr(p, ',');
-        const char *end = comma ? comma : p + strlen(p);
-        if (gs->n_values[k] == 16)
-            return fail(r, e->line, "more than 16 values for %s", e->key);
-        char *value = gs->values[k][gs->n_values[k]++];
-        trimmed(p, end, value, 64);
+    const struct game *g = gs->game;
+    struct game_key *k = &gs->keys[gs->n_keys];
+    k->param = param_index(g, e->key);
+    if (k->param < 0) {
+        char keys[512] = "";
+        size_t len = 0;
+        for (int i = 0; i < g->n_params; i++) {
+            int w = snprintf(keys + len, sizeof keys - len, "%s%s",
+                             i ? ", " : "", g->params[i].name);
+            if (w < 0 || (size_t)w >= sizeof keys - len)
+                break;
+            len += (size_t)w;
+        }
+        return fail(r, e->line, "%s: unknown key '%s' (keys: %s)", g->name,
+                    e->key, keys);
+    }
+    k->entry = e;
+    k->n_values = 0;
+    const char *texts[MAX_VALUES];
+    for (char *p = e->value; p;) {
+        char *item, err[512];
+        if (next_item(r, e->line, e->key, &p, &item))
+            return -1;
+        if (k->n_values == MAX_VALUES)
+            return fail(r, e->line, "more than %d values for %s", MAX_VALUES,
+                        e->key);
+        size_t n = strlen(g->name) + strlen(e->key) + strlen(item) + 4;
+        char *text = malloc(n);
+        if (!text)
+            return fail(r, e->line, "out of memory");
+        snprintf(text, n, "%s(%s=%s)", g->name, e->key, item);
         struct variant v;
-        snprintf(text, sizeof text, "%s(%s=%s)", gs->game->name, e->key, value);
-        if (variant_parse(text, &v, err, sizeof err) != 0)
+        int rc = variant_parse(text, &v, err, sizeof err);
+        free(text);
+        if (rc != 0)
             return fail(r, e->line, "%s", err);
-        p = comma ? comma + 1 : end;
+        int value = v.values[k->param];
+        for (int j = 0; j < k->n_values; j++) {
+            if (k->values[j] != value)
+                continue;
+            if (strcmp(texts[j], item) == 0)
+                return fail(r, e->line, "%s lists %s twice (list each value "
+                            "once)", e->key, item);
+            return fail(r, e->line, "%s lists %s twice (the same value as %s); "
+                        "list each value once", e->key, item, texts[j]);
+        }
+        texts[k->n_values] = item;
+        k->values[k->n_values++] = value;
+    }
+    gs->n_keys++;
+    return 0;
+}
+
+/* ---- [agents] and [matchups] ------------------------------------------ */
+
+static int find_agent(const struct sweep *s, const char *name, size_t len)
+{
+    for (int i = 0; i < s->n_agents; i++)
+        if (strlen(s->agents[i].name) == len
+            && memcmp(s->agents[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+/* Adds the agent `name = spec`; lines[] holds each agent's line. */
+static int agent_entry(struct reader *r, const struct entry *e,
+                       struct sweep *s, int *lines)
+{
+    char err[4096];
+    struct agent *a;
+    if (!valid_name(e->key))
+        return fail(r, e->line, "agent name '%s' is not allowed (1-%d "
+                    "letters, digits, '_', '-' or '.', ASCII)", e->key,
+                    SWEEP_NAME_MAX - 1);
+    if (s->n_agents == SWEEP_MAX_AGENTS)
+        return fail(r, e->line, "more than %d agents", SWEEP_MAX_AGENTS);
+    /* Making the agent checks the spec; a seed of 0 and at once freed. */
+    if (agent_create(e->value, 0, &a, err, sizeof err) != 0)
+        return fail(r, e->line, "agent %s: %s", e->key, err);
+    struct sweep_agent *sa = &s->agents[s->n_agents];
+    int w = snprintf(sa->spec, sizeof sa->spec, "%s", a->spec);
+    agent_free(a);
+    if (w < 0 || (size_t)w >= sizeof sa->spec)
+        return fail(r, e->line, "agent %s: its canonical spec is longer than "
+                    "%d characters", e->key, (int)sizeof sa->spec - 1);
+    for (int i = 0; i < s->n_agents; i++)
+        if (strcmp(s->agents[i].spec, sa->spec) == 0)
+            return fail(r, e->line, "agent %s is the same agent as %s (line "
+                        "%d): both are %s, and their cells would share "
+                        "results (give each name a different spec)", e->key,
+                        s->agents[i].name, lines[i], sa->spec);
+    strcpy(sa->name, e->key);
+    lines[s->n_agents++] = e->line;
+    return 0;
+}
+
+/* The ordered pairs (seat 0, seat 1) that `pairs` (or `all` when e is NULL)
+ * and `orders` give; each at most once. */
+static int parse_pairs(struct reader *r, const struct entry *e,
+                       const struct sweep *s, int both_orders,
+                       int (*ordered)[2], int *n_ordered)
+{
+    int listed[MAX_ORDERED_PAIRS][2], n_listed = 0;
+    if (!e || strcmp(e->value, "all") == 0) {
+        for (int i = 0; i < s->n_agents; i++)
+            for (int j = i + 1; j < s->n_agents; j++) {
+                listed[n_listed][0] = i;
+                listed[n_listed++][1] = j;
+            }
+        if (n_listed == 0)
+            return fail(r, e ? e->line : 1, "pairs = all needs two agents "
+                        "or more");
+    } else {
+        for (char *p = e->value; p;) {
+            char *item;
+            if (next_item(r, e->line, "pairs", &p, &item))
+                return -1;
+            /* three words: A vs B */
+            const char *word[4];
+            size_t len[4];
+            int n = 0;
+            for (const char *q = item; *q && n < 4;) {
+                while (is_blank(*q))
+                    q++;
+                word[n] = q;
+                while (*q && !is_blank(*q))
+                    q++;
+                len[n] = (size_t)(q - word[n]);
+                n++;
+                while (is_blank(*q))
+                    q++;
+            }
+            if (n != 3 || len[1] != 2 || memcmp(word[1], "vs", 2) != 0)
+                return fail(r, e->line, "'%s' is no pair: write A vs B, with "
+                            "agent names from [agents]", item);
+            if (n_listed == MAX_ORDERED_PAIRS)
+                return fail(r, e->line, "more than %d pairs",
+                            MAX_ORDERED_PAIRS);
+            for (int k = 0; k < 2; k++) {
+                const char *name = word[2 * k];
+                listed[n_listed][k] = find_agent(s, name, len[2 * k]);
+                if (listed[n_listed][k] < 0)
+                    return fail(r, e->line, "unknown agent '%.*s' (agents are "
+                                "the names in [agents])", (int)len[2 * k],
+                                name);
+            }
+            n_listed++;
+        }
+    }
+    *n_ordered = 0;
+    for (int i = 0; i < n_listed; i++) {
+        int a = listed[i][0], b = listed[i][1];
+        for (int j = 0; e && j < i; j++) {
+            const char *c = s->agents[listed[j][0]].name;
+            const char *d = s->agents[listed[j][1]].name;
+            if (listed[j][0] == a && listed[j][1] == b)
+                return fail(r, e->line, "pair '%s vs %s' listed twice (each "
+                            "pair once)", c, d);
+            if (both_orders && listed[j][0] == b && listed[j][1] == a)
+                return fail(r, e->line, "pair '%s vs %s' is '%s vs %s' in the "
+                            "other seat order, and orders = both plays each "
+                            "pair in both orders (list it once, or set "
+                            "orders = given)", d, c, c, d);
+        }
+        ordered[*n_ordered][0] = a;
+        ordered[(*n_ordered)++][1] = b;
+        if (both_orders && a != b) {
+            ordered[*n_ordered][0] = b;
+            ordered[(*n_ordered)++][1] = a;
+        }
     }
     return 0;
 }
 
-/* Expands one game section's product into cells for every pair. */
+/* ---- expansion ---------------------------------------------------------- */
+
+/* Adds the cell (v, a0 vs a1); line is its game section's, for errors. */
+static int add_cell(struct reader *r, struct sweep *s, int *cap, int line,
+                    const struct variant *v, int a0, int a1)
+{
+    if (s->n_cells == *cap
+        && grow(r, (void **)&s->cells, cap, sizeof(struct sweep_cell)))
+        return -1;
+    struct sweep_cell *c = &s->cells[s->n_cells];
+    memset(c, 0, sizeof *c);
+    c->variant = *v;
+    if (variant_canonical(v, c->variant_text, sizeof c->variant_text) < 0)
+        return fail(r, line, "a %s variant's canonical text is longer than %d "
+                    "characters", v->game->name, VARIANT_TEXT_MAX - 1);
+    c->agent[0] = a0;
+    c->agent[1] = a1;
+    s->n_cells++;
+    return 0;
+}
+
+/* Expands one game section's product (the last key varying fastest) into
+ * a cell for every ordered pair. The [sweep] max_plies applies where the
+ * section does not set max_plies; max_plies_line is its line. */
 static int expand_game(struct reader *r, struct sweep *s,
-                       const struct game_section *gs, int (*pairs)[2],
-                       int n_pairs, int both_orders, int *cap)
+                       const struct game_section *gs, int (*ordered)[2],
+                       int n_ordered, int max_plies_line, int *cap)
 {
     int index[VARIANT_MAX_PARAMS] = {0};
+    int cap_param = param_index(gs->game, "max_plies");
+    for (int k = 0; k < gs->n_keys; k++)
+        if (gs->keys[k].param == cap_param)
+            cap_param = -2; /* the section sets it */
+    if (s->max_plies >= 0 && cap_param != -2) {
+        const struct param_spec *p = cap_param >= 0
+                                         ? &gs->game->params[cap_param] : NULL;
+        if (!p || s->max_plies < p->min || s->max_plies > p->max)
+            return fail(r, max_plies_line, "max_plies = %d does not fit %s "
+                        "(allowed there: %.0f..%.0f)", s->max_plies,
+                        gs->game->name, p ? p->min : 0, p ? p->max : -1);
+    }
     for (;;) {
-        char text[VARIANT_TEXT_MAX], err[512];
-        int len = snprintf(text, sizeof text, "%s(", gs->game->name);
-        int has_cap = 0;
-        for (int k = 0; k < gs->n_keys; k++) {
-            len += snprintf(text + len, sizeof text - (size_t)len, "%s%s=%s",
-                            k ? "," : "", gs->keys[k]->key,
-                            gs->values[k][index[k]]);
-            has_cap |= strcmp(gs->keys[k]->key, "max_plies") == 0;
-        }
-        if (s->max_plies >= 0 && !has_cap)
-            len += snprintf(text + len, sizeof text - (size_t)len,
-                            "%smax_plies=%d", gs->n_keys ? "," : "",
-                            s->max_plies);
-        snprintf(text + len, sizeof text - (size_t)len, ")");
         struct variant v;
-        if (variant_parse(text, &v, err, sizeof err) != 0)
-            return fail(r, gs->line, "%s", err);
-        for (int p = 0; p < n_pairs; p++) {
-            if (add_cell(r, s, cap, &v, pairs[p][0], pairs[p][1]))
+        variant_default(gs->game, &v);
+        for (int k = 0; k < gs->n_keys; k++)
+            v.values[gs->keys[k].param] = gs->keys[k].values[index[k]];
+        if (s->max_plies >= 0 && cap_param >= 0)
+            v.values[cap_param] = s->max_plies;
+        for (int p = 0; p < n_ordered; p++)
+            if (add_cell(r, s, cap, gs->line, &v, ordered[p][0],
+                         ordered[p][1]))
                 return -1;
-            if (both_orders && pairs[p][0] != pairs[p][1]
-                && add_cell(r, s, cap, &v, pairs[p][1], pairs[p][0]))
-                return -1;
-        }
         int k = gs->n_keys - 1;
-        while (k >= 0 && ++index[k] == gs->n_values[k])
+        while (k >= 0 && ++index[k] == gs->keys[k].n_values)
             index[k--] = 0;
         if (k < 0)
             return 0;
@@ -352,115 +631,118 @@ static int expand_game(struct reader *r, struct sweep *s,
 
 /* ---- the whole file ------------------------------------------------------ */
 
+/* The entries of the section called `name` (NULL, 0 if there is none). */
+static const struct entry *section_entries(const struct reader *r,
+                                           const char *name, int *n,
+                                           int *line)
+{
+    for (int i = 0; i < r->n_sections; i++)
+        if (strcmp(r->sections[i].name, name) == 0) {
+            *n = r->sections[i].n_entries;
+            *line = r->sections[i].line;
+            return r->entries + r->sections[i].first;
+        }
+    *n = 0;
+    *line = 1;
+    return NULL;
+}
+
 static int interpret(struct reader *r, struct sweep *s)
 {
-    static int pairs[SWEEP_MAX_AGENTS * SWEEP_MAX_AGENTS][2];
-    static struct game_section sections[8];
-    int n_sections = 0, n_pairs = -1, both_orders = 1, pairs_line = 0;
-    int has_name = 0, has_games = 0;
-    for (int i = 0; i < r->n_entries; i++) {
-        const struct entry *e = &r->entries[i];
-        if (strcmp(e->section, "sweep") == 0) {
-            has_name |= strcmp(e->key, "name") == 0;
-            has_games |= strcmp(e->key, "games") == 0;
-            if (sweep_key(r, e, s))
-                return -1;
-        } else if (strcmp(e->section, "agents") == 0) {
-            if (agent_entry(r, e, s))
-                return -1;
-        } else if (strcmp(e->section, "matchups") == 0) {
-            if (strcmp(e->key, "pairs") == 0) {
-                pairs_line = e->line;
-                if (parse_pairs(r, e, s, pairs, &n_pairs))
-                    return -1;
-            } else if (strcmp(e->key, "orders") == 0) {
-                if (strcmp(e->value, "both") && strcmp(e->value, "given"))
-                    return fail(r, e->line, "orders must be both or given, "
-                                "not '%s'", e->value);
-                both_orders = strcmp(e->value, "both") == 0;
-            } else {
-                return fail(r, e->line, "unknown key '%s' in [matchups] "
-                            "(keys: pairs, orders)", e->key);
-            }
-        } else {
-            const char *name = e->section + 5;
-            struct game_section *gs = NULL;
-            for (int k = 0; k < n_sections; k++)
-                if (strcmp(sections[k].game->name, name) == 0)
-                    gs = &sections[k];
-            if (!gs) {
-                const struct game *g = game_find(name);
-                if (!g)
-                    return fail(r, e->line, "unknown game '%s' in [game %s]",
-                                name, name);
-                if (n_sections == 8)
-                    return fail(r, e->line, "too many [game] sections");
-                gs = &sections[n_sections++];
-                memset(gs, 0, sizeof *gs);
-                gs->game = g;
-                gs->line = e->line;
-            }
-            if (game_key(r, gs, e))
-                return -1;
-        }
-    }
-    /* A [game NAME] section without keys plays the defaults; inih does
-     * not report empty sections, so find them in the text. */
-    int line = 1;
-    for (const char *p = r->text; *p; line++) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        char buf[128];
-        trimmed(p, p + (len < 127 ? len : 127), buf, sizeof buf);
-        if (strncmp(buf, "[game ", 6) == 0 && buf[strlen(buf) - 1] == ']') {
-            buf[strlen(buf) - 1] = '\0';
-            const char *name = buf + 6;
-            int found = 0;
-            for (int k = 0; k < n_sections; k++)
-                found |= strcmp(sections[k].game->name, name) == 0;
-            if (!found) {
-                const struct game *g = game_find(name);
-                if (!g)
-                    return fail(r, line, "unknown game '%s'", name);
-                if (n_sections == 8)
-                    return fail(r, line, "too many [game] sections");
-                memset(&sections[n_sections], 0, sizeof sections[0]);
-                sections[n_sections].game = g;
-                sections[n_sections++].line = line;
-            }
-        }
-        p = eol ? eol + 1 : p + len;
-    }
-    if (!has_name)
-        return fail(r, 1, "[sweep] needs a name");
-    if (!has_games)
-        return fail(r, 1, "[sweep] needs games (games per cell)");
-    if (n_sections == 0)
-        return fail(r, 1, "no [game NAME] section (games: serbest, jetan, "
-                    "tafl)");
-    if (s->n_agents == 0)
-        return fail(r, 1, "no agents: add an [agents] section with "
-                    "name = spec lines");
-    if (n_pairs < 0) {
-        if (s->n_agents < 2)
-            return fail(r, 1, "[matchups] pairs is missing");
-        pairs_line = 1;
-        struct entry all = {"matchups", "pairs", "all", 1};
-        if (parse_pairs(r, &all, s, pairs, &n_pairs))
+    int n, line, has_name = 0, has_games = 0, max_plies_line = 1;
+    const struct entry *e = section_entries(r, "sweep", &n, &line);
+    for (int i = 0; i < n; i++) {
+        has_name |= strcmp(e[i].key, "name") == 0;
+        has_games |= strcmp(e[i].key, "games") == 0;
+        if (strcmp(e[i].key, "max_plies") == 0)
+            max_plies_line = e[i].line;
+        if (sweep_key(r, &e[i], s))
             return -1;
     }
-    (void)pairs_line;
+    if (!has_name)
+        return fail(r, line, "[sweep] needs a name");
+    if (!has_games)
+        return fail(r, line, "[sweep] needs games (games per cell)");
     if (s->stop == STOP_SPRT && !(s->sprt_p0 < s->sprt_p1))
-        return fail(r, 1, "stop = sprt needs sprt_p0 < sprt_p1");
+        return fail(r, line, "stop = sprt needs sprt_p0 < sprt_p1");
+
+    struct game_section games[8];
+    int n_games = 0;
+    for (int i = 0; i < r->n_sections; i++) {
+        const struct section *sec = &r->sections[i];
+        if (!sec->game)
+            continue;
+        if (n_games == (int)(sizeof games / sizeof *games))
+            return fail(r, sec->line, "too many [game] sections");
+        struct game_section *gs = &games[n_games++];
+        gs->game = sec->game;
+        gs->line = sec->line;
+        gs->n_keys = 0;
+        for (int k = 0; k < sec->n_entries; k++)
+            if (game_key(r, gs, &r->entries[sec->first + k]))
+                return -1;
+    }
+    if (n_games == 0) {
+        char names[256];
+        list_games(names, sizeof names);
+        return fail(r, 1, "no [game NAME] section (games: %s)", names);
+    }
+
+    int agent_lines[SWEEP_MAX_AGENTS];
+    e = section_entries(r, "agents", &n, &line);
+    for (int i = 0; i < n; i++)
+        if (agent_entry(r, &e[i], s, agent_lines))
+            return -1;
+    if (s->n_agents == 0)
+        return fail(r, line, "no agents: add an [agents] section with "
+                    "name = spec lines");
+
+    const struct entry *pairs = NULL;
+    int both_orders = 1;
+    e = section_entries(r, "matchups", &n, &line);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(e[i].key, "pairs") == 0) {
+            pairs = &e[i];
+        } else if (strcmp(e[i].key, "orders") == 0) {
+            if (strcmp(e[i].value, "both") && strcmp(e[i].value, "given"))
+                return fail(r, e[i].line, "orders must be both or given, "
+                            "not '%s'", e[i].value);
+            both_orders = strcmp(e[i].value, "both") == 0;
+        } else {
+            return fail(r, e[i].line, "unknown key '%s' in [matchups] "
+                        "(keys: pairs, orders)", e[i].key);
+        }
+    }
+    if (!pairs && s->n_agents < 2)
+        return fail(r, line, "[matchups] pairs is missing (write pairs = "
+                    "A vs B, ...; pairs = all needs two agents or more)");
+    int ordered[MAX_ORDERED_PAIRS][2], n_ordered;
+    if (parse_pairs(r, pairs, s, both_orders, ordered, &n_ordered))
+        return -1;
+
+    /* Count before making: at most MAX_CELLS (each value list holds at
+     * most MAX_VALUES, so the running product stays far below overflow
+     * as long as it is checked after each factor). */
+    long long total = 0;
+    for (int k = 0; k < n_games; k++) {
+        long long cells = n_ordered;
+        for (int i = 0; i < games[k].n_keys && cells <= MAX_CELLS; i++)
+            cells *= games[k].keys[i].n_values;
+        total += cells;
+        if (total > MAX_CELLS)
+            return fail(r, games[k].line, "the sweep expands to more than %d "
+                        "cells (use fewer values or pairs)", MAX_CELLS);
+    }
     int cap = 0;
-    for (int k = 0; k < n_sections; k++)
-        if (expand_game(r, s, &sections[k], pairs, n_pairs, both_orders, &cap))
+    for (int k = 0; k < n_games; k++)
+        if (expand_game(r, s, &games[k], ordered, n_ordered, max_plies_line,
+                        &cap))
             return -1;
     return 0;
 }
 
-int sweep_parse(const char *path, const char *text, struct sweep *s,
-                char *err, size_t errsz)
+int sweep_parse_bytes(const char *path, const char *text, size_t len,
+                      struct sweep *s, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
@@ -471,29 +753,38 @@ int sweep_parse(const char *path, const char *text, struct sweep *s,
     s->alpha = s->beta = 0.05;
     s->ci_width = 0.1;
     s->min_games = 10;
-    struct reader r = {path, text, text, 0, NULL, 0, 0, err, errsz, 0};
-    int rc = ini_parse_stream(read_line, &r, collect, &r);
-    if (rc > 0 && !r.failed)
-        fail(&r, rc, "not INI: expected [section] or key = value");
-    if (rc == 0 && !r.failed)
-        interpret(&r, s);
+    struct reader r = {path, NULL, NULL, 0, 0, NULL, 0, 0, err, errsz, 0};
+    r.copy = malloc(len + 1);
+    s->file_text = malloc(len + 1);
+    if (!r.copy || !s->file_text) {
+        fail(&r, 0, "out of memory");
+    } else {
+        memcpy(r.copy, text, len);
+        r.copy[len] = '\0';
+        memcpy(s->file_text, text, len);
+        s->file_text[len] = '\0';
+        if (read_lines(&r, len) == 0)
+            interpret(&r, s);
+    }
+    free(r.copy);
+    free(r.sections);
     free(r.entries);
     if (r.failed) {
         sweep_free(s);
         return -1;
     }
-    s->file_text = malloc(strlen(text) + 1);
-    if (!s->file_text) {
-        sweep_free(s);
-        snprintf(err, errsz, "%s: out of memory", path);
-        return -1;
-    }
-    strcpy(s->file_text, text);
     return 0;
+}
+
+int sweep_parse(const char *path, const char *text, struct sweep *s,
+                char *err, size_t errsz)
+{
+    return sweep_parse_bytes(path, text, strlen(text), s, err, errsz);
 }
 
 int sweep_load(const char *path, struct sweep *s, char *err, size_t errsz)
 {
+    memset(s, 0, sizeof *s);
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errsz, "%s: %s", path, strerror(errno));
@@ -501,15 +792,14 @@ int sweep_load(const char *path, struct sweep *s, char *err, size_t errsz)
     }
     char *text = NULL;
     size_t len = 0, cap = 0;
+    int rc = -1;
     for (;;) {
         if (len + 4096 + 1 > cap) {
             cap = cap ? 2 * cap : 8192;
             char *grown = realloc(text, cap);
             if (!grown) {
-                free(text);
-                fclose(f);
                 snprintf(err, errsz, "%s: out of memory", path);
-                return -1;
+                goto done;
             }
             text = grown;
         }
@@ -518,16 +808,14 @@ int sweep_load(const char *path, struct sweep *s, char *err, size_t errsz)
         if (got < 4096)
             break;
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(text);
+    if (ferror(f)) {
         snprintf(err, errsz, "%s: read error", path);
-        return -1;
+        goto done;
     }
-    text[len] = '\0';
-    int rc = sweep_parse(path, text, s, err, errsz);
+    rc = sweep_parse_bytes(path, text, len, s, err, errsz);
+done:
     free(text);
+    fclose(f);
     return rc;
 }
 

@@ -1,13 +1,33 @@
 /*
  * sweep.h -- sweep files: what an experiment plays.
  *
- * A sweep file is INI (read with libinih):
+ * A sweep file is INI, read by sweep.c's own strict reader:
+ *
+ *   - UTF-8 text, lines of any length, LF or CRLF; a NUL byte, a control
+ *     character other than tab, or bytes that are not UTF-8 are errors.
+ *   - Each line stands alone: blank, a comment (first character `;` or
+ *     `#`), `[section]` (a comment may follow), or `key = value`, where a
+ *     `;` or `#` after a space or tab starts a comment. Indentation is
+ *     ignored: an indented line is read on its own, never as the rest of
+ *     the line above, so a list is written on one line.
+ *   - Each section at most once, each key at most once in its section; the
+ *     sections may come in any order.
+ *   - Names (the sweep's and the agents'): 1-63 ASCII letters, digits,
+ *     '_', '-' or '.'.
+ *   - Numbers are decimal, as in specs (spec_parse_number): digits for
+ *     whole numbers (leading zeros allowed: 010 is ten), 0.05, .05 or 5e-2
+ *     for the others; no '+', hex, inf or nan.
+ *   - Lists are comma-separated; an empty item is an error, and so is a
+ *     value or a pair listed twice, B vs A next to A vs B with orders =
+ *     both, or two agent names with one canonical spec (cells would share
+ *     results).
  *
  *     [sweep]
  *     name = kings_landing        ; results are keyed by name and seed
  *     seed = 1
  *     games = 200                 ; games per cell
- *     max_plies = 400             ; optional: every variant's ply cap
+ *     max_plies = 400             ; optional: the ply cap of every game
+ *                                 ; section that does not set max_plies
  *     stop = sprt                 ; optional: none (default), sprt or ci
  *     sprt_p0 = 0.5               ; sprt: H0 and H1 on the seat-0 score
  *     sprt_p1 = 0.6
@@ -20,6 +40,7 @@
  *     [game serbest]              ; one section per game; each key is a
  *     kings_landing = 7, 8, 9     ; parameter with a list of values, all
  *                                 ; combinations played (cartesian product)
+ *     [game tafl]                 ; no keys: the game's defaults
  *     [agents]
  *     weak = mcts(iterations=200) ; short name = agent spec
  *     strong = mcts(iterations=2000)
@@ -30,7 +51,10 @@
  *                                 ; orders; given: only as written
  *
  * A cell is one canonical variant and one ordered pair of agents (seat 0
- * first). Each game's seed comes from the sweep seed, the canonical
+ * first). Cells come game section by game section in file order; within
+ * one, variant by variant (the last key varying fastest), and for each
+ * variant the pairs as listed, each followed by its other seat order
+ * (`pairs` left out: all). Each game's seed comes from the sweep seed, the canonical
  * variant, both agent specs in seat order and the game's index alone.
  */
 #ifndef RULELAB_SWEEP_H
@@ -80,6 +104,11 @@ int sweep_load(const char *path, struct sweep *s, char *err, size_t errsz);
 /* The same from text in memory; `path` only names it in errors. */
 int sweep_parse(const char *path, const char *text, struct sweep *s,
                 char *err, size_t errsz);
+
+/* The same from len bytes, which may hold a NUL (an error naming its
+ * line): what sweep_load and the fuzzer read. */
+int sweep_parse_bytes(const char *path, const char *text, size_t len,
+                      struct sweep *s, char *err, size_t errsz);
 
 void sweep_free(struct sweep *s);
 

@@ -99,9 +99,9 @@ static void test_sweep_errors(void **state)
         expect_bad(text, needle);                                  \
     } while (0)
     BAD("[game tafl]\n[agents]\na = random\nb = random\n[colours]\nx = 1\n",
-        "bad.ini:9: unknown section [colours]");
+        "bad.ini:8: unknown section [colours]");
     BAD("size = 3\n", "bad.ini:4: unknown key 'size' in [sweep]");
-    BAD("[game chess]\nfirst = white\n", "bad.ini:5: unknown game 'chess'");
+    BAD("[game chess]\nfirst = white\n", "bad.ini:4: unknown game 'chess'");
     BAD("[game tafl]\nfirst = attackers, sideways\n",
         "bad.ini:5: tafl: bad value 'sideways' for first (allowed: "
         "attackers|defenders)");
@@ -118,7 +118,6 @@ static void test_sweep_errors(void **state)
         "orders must be both or given");
     BAD("[game tafl]\n[agents]\na = random\n", "pairs is missing");
     BAD("seed = -4\n", "bad.ini:4: seed must be a whole number");
-    BAD("games = 2.5\n", "bad.ini:4: games must be a whole number");
     BAD("stop = maybe\n", "stop must be none, sprt or ci");
     BAD("[agents]\na = random\nb = random\n", "no [game NAME] section");
     BAD("[game tafl]\n", "no agents");
@@ -127,6 +126,8 @@ static void test_sweep_errors(void **state)
     expect_bad("[sweep]\ngames = 2\n[game tafl]\n", "needs a name");
     expect_bad("[sweep]\nname = x\n[game tafl]\n", "needs games");
     expect_bad("[sweep]\nname = a b\n", "bad.ini:2: name must be");
+    expect_bad("[sweep]\nname = x\ngames = 2.5\n",
+               "bad.ini:3: games must be a whole number");
 }
 
 /* ---- the store and the runner ------------------------------------------ */

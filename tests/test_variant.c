@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -94,6 +95,94 @@ static void test_bad_variants_are_named(void **state)
     expect_error("", "unknown game ''");
 }
 
+/* Values are read whole, however long: 64 zeros then 1 was cut to 63 zeros
+ * and read as max_plies=0. Leading zeros are decimal (010 is ten). */
+static void test_long_values_are_read_whole(void **state)
+{
+    (void)state;
+    char text[256], zeros[65];
+    memset(zeros, '0', 64);
+    zeros[64] = '\0';
+    struct variant v;
+    char err[512] = "";
+    snprintf(text, sizeof text, "tafl(max_plies=%s1)", zeros);
+    assert_int_equal(variant_parse(text, &v, err, sizeof err), 0);
+    assert_int_equal(variant_get(&v, "max_plies"), 1);
+    snprintf(text, sizeof text, "tafl(max_plies=%s010, first = %s)", zeros,
+             "defenders");
+    assert_int_equal(variant_parse(text, &v, err, sizeof err), 0);
+    assert_int_equal(variant_get(&v, "max_plies"), 10);
+    assert_int_equal(variant_get(&v, "first"), 1);
+    /* a long key or game name is named, not cut to a known one */
+    char key[200];
+    snprintf(key, sizeof key, "tafl(%s%s=1)", "max_plies", zeros);
+    expect_error(key, "unknown key 'max_plies0000");
+    snprintf(key, sizeof key, "tafl%s", zeros);
+    expect_error(key, "name 'tafl0000");
+    expect_error(key, "is too long (at most 63 characters)");
+}
+
+static void expect_error_args(const struct param_spec *params,
+                              const char *args, const char *needle)
+{
+    double values[2];
+    char err[256] = "";
+    assert_int_equal(spec_parse_args("x", params, 2, args, args + strlen(args),
+                                     values, err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("error for '%s' is '%s', expected '%s'", args, err, needle);
+}
+
+/* Numbers are decimal: an optional '-', digits, and for real parameters a
+ * fraction and an exponent; no '+', hex, inf or nan, as in sweep files. */
+static void test_numbers_are_decimal(void **state)
+{
+    (void)state;
+    expect_error("tafl(max_plies=0x10)", "bad value '0x10'");
+    expect_error("tafl(max_plies=1e1)", "bad value '1e1'");
+    expect_error("tafl(max_plies=+5)", "bad value '+5'");
+    expect_error("tafl(max_plies=5.0)", "bad value '5.0'");
+    expect_error("tafl(max_plies=99999999999999999999999)", "allowed: 0..");
+    static const struct param_spec params[] = {
+        {"c", PARAM_REAL, 1.4, 0, 100, NULL, "a real"},
+        {"n", PARAM_INT, 3, 1, 10, NULL, "an integer"},
+    };
+    const char *bad[] = {"c=0x1p1", "c=nan", "c=inf", "c=-inf", "c=+1",
+                         "c=1e", "c=.", "c=1..2", "c=1e-999", "n=0x3",
+                         "n=3e0", "n=- 3", "c=1 2", NULL};
+    double values[2];
+    char err[256];
+    for (int i = 0; bad[i]; i++) {
+        const char *args = bad[i];
+        if (spec_parse_args("x", params, 2, args, args + strlen(args), values,
+                            err, sizeof err) != -1)
+            fail_msg("'%s' was accepted", args);
+        assert_non_null(strstr(err, "bad value"));
+    }
+    /* a real must keep its value in the canonical text (6 significant
+     * digits, param_value_text's %g), or two specs would share one text */
+    expect_error_args(params, "c=1.4000001", "more digits than");
+    const char *good[] = {"c=2.5e-1", "c=.25", "c=0.250", "c=25e-2",
+                          "c=00.25", NULL};
+    for (int i = 0; good[i]; i++) {
+        const char *args = good[i];
+        if (spec_parse_args("x", params, 2, args, args + strlen(args), values,
+                            err, sizeof err) != 0)
+            fail_msg("'%s' was rejected: %s", args, err);
+        assert_true(values[0] == 0.25);
+        assert_true(values[1] == 3);
+    }
+    /* -0 is 0, with the canonical text of 0 (else mcts(ms=-0) and
+     * mcts(ms=0) would be two texts for one agent) */
+    const char *args = "c=-0.0,n=10";
+    assert_int_equal(spec_parse_args("x", params, 2, args, args + strlen(args),
+                                     values, err, sizeof err), 0);
+    char canonical[64];
+    assert_true(spec_canonical("x", params, 2, values, canonical,
+                               sizeof canonical) > 0);
+    assert_string_equal(canonical, "x(c=0,n=10)");
+}
+
 static void test_parameter_tables(void **state)
 {
     (void)state;
@@ -127,6 +216,8 @@ int main(void)
         cmocka_unit_test(test_defaults_in_every_spelling),
         cmocka_unit_test(test_values_are_set_and_sorted),
         cmocka_unit_test(test_bad_variants_are_named),
+        cmocka_unit_test(test_long_values_are_read_whole),
+        cmocka_unit_test(test_numbers_are_decimal),
         cmocka_unit_test(test_parameter_tables),
     };
     return cmocka_run_group_tests_name("variant", tests, NULL, NULL);

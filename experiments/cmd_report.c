@@ -231,9 +231,12 @@ static int run_export(int argc, char **argv)
         strcat(sql, i < 19 ? ", " : " FROM game_view ORDER BY id");
     }
     fputc('\n', out);
+    /* One read transaction for the whole export, as for report: every row
+     * comes from one snapshot even if more statements are added. */
     sqlite3_stmt *q;
     rc = CLI_FAIL;
-    if (sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK) {
+    if (sqlite3_exec(store_db(st), "BEGIN", NULL, NULL, NULL) == SQLITE_OK
+        && sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK) {
         int step;
         while ((step = sqlite3_step(q)) == SQLITE_ROW) {
             for (int i = 0; i < 20; i++)
@@ -246,6 +249,8 @@ static int run_export(int argc, char **argv)
     }
     if (rc != CLI_OK)
         fprintf(stderr, "rulelab export: %s\n", sqlite3_errmsg(store_db(st)));
+    if (!sqlite3_get_autocommit(store_db(st)))
+        sqlite3_exec(store_db(st), "COMMIT", NULL, NULL, NULL);
     if (out != stdout && fclose(out) != 0) {
         perror(out_path);
         rc = CLI_FAIL;

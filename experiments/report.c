@@ -303,20 +303,36 @@ static int build_claims(sqlite3 *db, const char *sweep, struct report *r,
     return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
 }
 
+/* Every statement of a report reads one snapshot: a savepoint opens a read
+ * transaction when the connection has none (in WAL mode its snapshot is
+ * taken at the first read and held until the release) and nests inside the
+ * caller's transaction otherwise. Without it each statement would read its
+ * own snapshot, and games committed by a running sweep between two of them
+ * would put one row's median or end reasons on counts they do not match. */
 int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
                  size_t errsz)
 {
     memset(r, 0, sizeof *r);
+    if (errsz)
+        *err = '\0';
+    if (sqlite3_exec(db, "SAVEPOINT rulelab_report", NULL, NULL, NULL)
+        != SQLITE_OK)
+        return fail(db, err, errsz);
+    int rc = 0;
     if (build_level(db, "c.id", sweep, &r->cells, &r->n_cells, err, errsz)
         || build_level(db, "v.canonical", sweep, &r->variants, &r->n_variants,
                        err, errsz)
         || build_pairs(r) || build_claims(db, sweep, r, err, errsz)) {
         if (!*err)
             snprintf(err, errsz, "out of memory");
-        report_free(r);
-        return -1;
+        rc = -1;
     }
-    return 0;
+    if (sqlite3_exec(db, "RELEASE rulelab_report", NULL, NULL, NULL)
+        != SQLITE_OK && rc == 0)
+        rc = fail(db, err, errsz);
+    if (rc)
+        report_free(r);
+    return rc;
 }
 
 void report_free(struct report *r)

@@ -474,16 +474,64 @@ static void print_pairs(const struct report *r, enum report_format f,
     free(t.cells);
 }
 
-static void json_string(FILE *out, const char *s)
+/* How many bytes of s to take as one character: the length of the
+ * well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), with *bad = 0; or, if s does not
+ * start one, the length of the longest start of a well-formed sequence
+ * there (at least 1), with *bad = 1 -- the "maximal subpart" that Unicode
+ * (chapter 3, U+FFFD substitution) and Python's "replace" turn into one
+ * U+FFFD. */
+static int utf8_length(const unsigned char *s, int *bad)
 {
+    *bad = 0;
+    if (s[0] < 0x80)
+        return 1;
+    int len;
+    unsigned lo = 0x80, hi = 0xbf; /* the allowed range of the second byte */
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        len = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        len = 3;
+        lo = s[0] == 0xe0 ? 0xa0 : 0x80;
+        hi = s[0] == 0xed ? 0x9f : 0xbf;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        len = 4;
+        lo = s[0] == 0xf0 ? 0x90 : 0x80;
+        hi = s[0] == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        *bad = 1;
+        return 1;
+    }
+    for (int i = 1; i < len; i++) {
+        unsigned first = i == 1 ? lo : 0x80, last = i == 1 ? hi : 0xbf;
+        if (s[i] < first || s[i] > last) { /* a NUL ends it here too */
+            *bad = 1;
+            return i;
+        }
+    }
+    return len;
+}
+
+/* A JSON string (RFC 8259) holding text: quotes, backslashes and control
+ * characters escaped, well-formed UTF-8 copied, and each ill-formed
+ * subsequence (agent names and sweep texts are whatever bytes the sweep
+ * file held) written as U+FFFD, so the output is always valid JSON in
+ * UTF-8. */
+static void json_string(FILE *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
     fputc('"', out);
-    for (; *s; s++) {
+    while (*s) {
+        int bad, len = utf8_length(s, &bad);
         if (*s == '"' || *s == '\\')
             fprintf(out, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
+        else if (*s < 0x20 || *s == 0x7f)
             fprintf(out, "\\u%04x", *s);
+        else if (bad)
+            fputs("\\ufffd", out);
         else
-            fputc(*s, out);
+            fwrite(s, 1, (size_t)len, out);
+        s += len;
     }
     fputc('"', out);
 }

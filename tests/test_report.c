@@ -8,7 +8,10 @@
  *    decision, log-likelihood ratio and bounds (computed by hand below),
  *    its fixed-sample interval and p-value are marked not valid and kept
  *    out of the Holm family; a cell stopped by the interval rule is
- *    flagged likewise.
+ *    flagged likewise;
+ *  - the runner, which hands out work lazily: with SPRT early stopping 1
+ *    and 2 threads store the same rows, and a resumed cell plays exactly
+ *    the indices missing from it (stored runs of indices are skipped).
  * The databases are made with the store and filled with plain SQL, so each
  * number asserted is known from the rows written here.
  */
@@ -25,6 +28,7 @@
 #include <cmocka.h>
 
 #include "report.h"
+#include "runner.h"
 #include "stats.h"
 #include "store.h"
 #include "sweep.h"
@@ -164,10 +168,160 @@ static void test_report_reads_one_snapshot(void **state)
     drop_db(&f);
 }
 
+/* ---- the runner ----------------------------------------------------------- */
+
+static void run_into(const char *text, const char *path, int threads,
+                     struct run_result *r)
+{
+    struct sweep s;
+    struct store *st;
+    char err[1024];
+    if (sweep_parse("test.ini", text, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    if (store_open(path, 0, &st, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    struct run_options o = {threads, 1, 2.0, 3};
+    if (runner_run(&s, st, &o, r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    store_close(st);
+    sweep_free(&s);
+}
+
+/* Every stored row but the timing columns, one line per game, in order,
+ * then each cell's early stop. */
+static char *rows_of(const char *path)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db,
+        "SELECT variant, agent0, agent1, game_index, seed, side0, side1, "
+        "result, winner_seat, reason, plies, moves FROM game_view UNION ALL "
+        "SELECT v.canonical, a0.spec, a1.spec, -1, c.stopped_at, '', '', '',"
+        " '', '', '', '' FROM cells c JOIN variants v ON v.id = c.variant_id"
+        " JOIN agents a0 ON a0.id = c.agent0_id JOIN agents a1"
+        " ON a1.id = c.agent1_id ORDER BY 1, 2, 3, 4", -1, &q, NULL),
+        SQLITE_OK);
+    size_t len = 0, cap = 1 << 16;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        for (int c = 0; c < 12; c++) {
+            const char *t = (const char *)sqlite3_column_text(q, c);
+            size_t need = len + (t ? strlen(t) : 4) + 2;
+            if (need >= cap)
+                out = realloc(out, cap = 2 * need);
+            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
+                                   c == 11 ? '\n' : '|');
+        }
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return out;
+}
+
+static void remove_db(const char *path)
+{
+    char side[600];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
+static void test_sprt_rows_same_on_one_and_two_threads(void **state)
+{
+    (void)state;
+    /* random attackers against a small MCTS rarely win: seat 0's score in
+     * "a vs b" is well below 0.5 (losses and draws at the ply cap), so SPRT
+     * accepts H0 (0.5 against 0.6) before 60 games: a loss adds
+     * log(0.4/0.5) = -0.223 to the LLR, a draw -0.020, the bound is
+     * log(0.05/0.95) = -2.944 */
+    const char *text =
+        "[sweep]\nname = sprt\nseed = 11\ngames = 60\nstop = sprt\n"
+        "sprt_p0 = 0.5\nsprt_p1 = 0.6\nmin_games = 5\n"
+        "[game tafl]\nmax_plies = 80\n"
+        "[agents]\na = random\nb = mcts(iterations=4)\n"
+        "[matchups]\npairs = a vs b\n";
+    char dir[64], one[96], two[96];
+    snprintf(dir, sizeof dir, "/tmp/rulelab_report_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(one, sizeof one, "%s/one.db", dir);
+    snprintf(two, sizeof two, "%s/two.db", dir);
+    struct run_result r1, r2;
+    run_into(text, one, 1, &r1);
+    run_into(text, two, 2, &r2);
+    char *a = rows_of(one), *b = rows_of(two);
+    assert_string_equal(a, b);
+    assert_int_equal(r1.played, r2.played);
+    assert_true(r1.played < 120);
+    /* a cell stopped early, after exactly the games it holds */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(one, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM cells WHERE"
+                     " stopped_at < 60 AND stopped_at = (SELECT COUNT(*) FROM"
+                     " games WHERE cell_id = cells.id)", -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_true(sqlite3_column_int(q, 0) >= 1);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    free(a);
+    free(b);
+    remove_db(one);
+    remove_db(two);
+    rmdir(dir);
+}
+
+static void test_resume_plays_exactly_the_missing_games(void **state)
+{
+    (void)state;
+    const char *text =
+        "[sweep]\nname = gaps\nseed = 2\ngames = 10\n"
+        "[game serbest]\nmax_plies = 20\n"
+        "[agents]\na = random\nb = mcts(iterations=2)\n"
+        "[matchups]\npairs = a vs b\norders = given\n";
+    struct fixture f;
+    make_db(&f, text);
+    /* stored before the run: indices 0-2, 5 and 7-8 (fake moves mark
+     * them); the run must play 3, 4, 6 and 9 and nothing else */
+    static const int stored[] = {0, 1, 2, 5, 7, 8};
+    for (int i = 0; i < 6; i++)
+        add_game(store_db(f.writer), f.ids[0], stored[i], "draw", "ply_cap",
+                 99);
+    store_close(f.writer);
+    f.writer = NULL;
+    struct run_result r;
+    run_into(text, f.path, 2, &r);
+    assert_int_equal(r.total, 4);
+    assert_int_equal(r.played, 4);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(f.path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(game_index)"
+                     " FROM (SELECT game_index FROM games WHERE plies <> 99"
+                     " ORDER BY game_index)", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal(sqlite3_column_text(q, 0), "3,4,6,9");
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    /* and again: nothing is left */
+    run_into(text, f.path, 2, &r);
+    assert_int_equal(r.total, 0);
+    drop_db(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_reads_one_snapshot),
+        cmocka_unit_test(test_sprt_rows_same_on_one_and_two_threads),
+        cmocka_unit_test(test_resume_plays_exactly_the_missing_games),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

@@ -89,5 +89,41 @@ pyrc=$?
 if [ "$rc" -eq 0 ] && [ "$pyrc" -eq 0 ]; then ok "report json is valid with non-UTF-8 names: $out"
 else bad "report json with non-UTF-8 names (rc $rc): $out $(cat report.err)"; fi
 
+# run: memory does not grow with the games a cell plans. Two cells of 10^7
+# games each that a stop rule ends after 4 games (at n = 4 every Wilson
+# interval is narrower than 0.9: the widest, 2 of 4, is 0.15..0.85), in
+# 200 MB of address space. Listing the work and the waiting games per game
+# took 8 + 8 bytes a planned game: 320 MB for these cells, and the run
+# failed with "out of memory". Sanitizer builds reserve terabytes of
+# address space, so the limit is not applied there.
+cat >"$dir/big.ini" <<'INI'
+[sweep]
+name = big
+seed = 1
+games = 10000000
+stop = ci
+ci_width = 0.9
+min_games = 4
+[game serbest]
+max_plies = 30
+[agents]
+a = random
+b = mcts(iterations=2,max_mb=1)
+[matchups]
+pairs = a vs b
+INI
+if grep -qa -e __asan_init -e __tsan_init -e __msan_init "$bin"; then
+    echo "skip run in 200 MB: a sanitizer build"
+else
+    out=$( (ulimit -v 200000; "$bin" run big.ini --db big.db --threads 2 --quiet) 2>&1)
+    rc=$?
+    games=$(sqlite3 big.db "SELECT group_concat(n) FROM (SELECT COUNT(*) AS n
+              FROM games GROUP BY cell_id ORDER BY cell_id)" 2>&1)
+    stops=$(sqlite3 big.db "SELECT group_concat(stopped_at) FROM cells" 2>&1)
+    if [ "$rc" -eq 0 ] && [ "$games" = "4,4" ] && [ "$stops" = "4,4" ]; then
+        ok "run of 2 x 10^7 planned games in 200 MB: 4 games a cell, stopped"
+    else bad "run of 2 x 10^7 planned games in 200 MB: rc $rc, games $games, stopped $stops: $out"; fi
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -168,6 +168,134 @@ static void test_report_reads_one_snapshot(void **state)
     drop_db(&f);
 }
 
+/* ---- cells stopped early -------------------------------------------------- */
+
+static void test_sprt_cell_reports_the_sequential_decision(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = seq\ngames = 100\nstop = sprt\n"
+                "sprt_p0 = 0.5\nsprt_p1 = 0.6\nalpha = 0.05\nbeta = 0.05\n"
+                "min_games = 5\n[game serbest]\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\n");
+    assert_int_equal(f.n_cells, 2);
+    sqlite3 *w = store_db(f.writer);
+    /* cell a-b: 2 seat-0 wins and 15 losses, stopped there by SPRT */
+    for (int i = 0; i < 17; i++)
+        add_game(w, f.ids[0], i, i < 2 ? "seat0" : "seat1", "checkmate", 10);
+    char sql[128];
+    snprintf(sql, sizeof sql, "UPDATE cells SET stopped_at = 17 WHERE id = "
+             "%lld", (long long)f.ids[0]);
+    exec_sql(w, sql);
+    /* cell b-a: 10 seat-0 wins, still running (not stopped) */
+    for (int i = 0; i < 10; i++)
+        add_game(w, f.ids[1], i, "seat0", "khan", 20);
+    struct report r;
+    char err[512] = "";
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.n_cells, 2);
+    const struct report_row *a = &r.cells[0], *b = &r.cells[1];
+    assert_int_equal(a->cell_id, f.ids[0]);
+    /* Wald's SPRT by hand: llr = W log(p1/p0) + L log((1-p1)/(1-p0))
+     *   = 2 log 1.2 + 15 log 0.8 = 0.3646431136 - 3.3471532695
+     *   = -2.9825101559 <= log(beta / (1 - alpha)) = log(1/19)
+     *   = -2.9444389792: accept H0; upper bound log 19 = 2.9444389792. */
+    assert_int_equal(a->stop.rule, STOP_SPRT);
+    assert_int_equal(a->stop.stopped_at, 17);
+    assert_int_equal(a->stop.decision, STATS_SPRT_ACCEPT_H0);
+    assert_float_equal(a->stop.llr, -2.9825101559, 1e-9);
+    assert_float_equal(a->stop.lower, -2.9444389792, 1e-9);
+    assert_float_equal(a->stop.upper, 2.9444389792, 1e-9);
+    /* its fixed-sample statistics are marked not valid */
+    assert_int_equal(a->fixed_sample, 0);
+    assert_true(isnan(a->lo) && isnan(a->hi) && isnan(a->p)
+                && isnan(a->p_holm));
+    assert_float_equal(a->score0, 2.0 / 17, 1e-12);
+    char text[256];
+    report_stop_text(a, text, sizeof text);
+    assert_non_null(strstr(text, "sprt stopped after 17: accept H0"));
+    assert_non_null(strstr(text, "-2.983 <= -2.944"));
+    /* the running cell keeps them, and Holm runs over it alone: p = 2 *
+     * 2^-10 = 0.001953125 and so is its p_holm. Had the stopped cell's
+     * p = 2 * (1 + 17 + 136) / 2^17 = 0.00235 stayed in the family, the
+     * smaller p would be doubled to 0.00390625. */
+    assert_int_equal(b->fixed_sample, 1);
+    assert_int_equal(b->stop.rule, STOP_SPRT);
+    assert_int_equal(b->stop.stopped_at, -1);
+    assert_float_equal(b->p, 0.001953125, 1e-15);
+    assert_float_equal(b->p_holm, 0.001953125, 1e-15);
+    double lo, hi;
+    stats_wilson(10, 10, 1.959963984540054, &lo, &hi);
+    assert_float_equal(b->lo, lo, 1e-15);
+    assert_float_equal(b->hi, hi, 1e-15);
+    /* the variant and the pair include the stopped cell */
+    assert_int_equal(r.n_variants, 1);
+    assert_int_equal(r.variants[0].fixed_sample, 0);
+    assert_true(isnan(r.variants[0].p) && isnan(r.variants[0].lo));
+    report_stop_text(&r.variants[0], text, sizeof text);
+    assert_string_equal(text, "includes cells stopped early");
+    assert_int_equal(r.n_pairs, 1);
+    assert_int_equal(r.pairs[0].fixed_sample, 0);
+    assert_true(isnan(r.pairs[0].lo));
+    /* every format says so: n/a in the table, null in JSON */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    report_print(&r, REPORT_CSV, out);
+    fclose(out);
+    assert_non_null(strstr(buf, ",n/a,n/a,n/a,\"sprt stopped after 17: "
+                                "accept H0"));
+    free(buf);
+    out = open_memstream(&buf, &len);
+    report_print(&r, REPORT_JSON, out);
+    fclose(out);
+    assert_non_null(strstr(buf, "\"s0_ci95\": null, \"p\": null, "
+                                "\"p_holm\": null, \"fixed_sample\": false, "
+                                "\"stop\": {\"rule\": \"sprt\", "
+                                "\"stopped_after\": 17, \"decision\": "
+                                "\"accept_h0\", \"llr\": -2.982510"));
+    free(buf);
+    report_free(&r);
+    drop_db(&f);
+}
+
+static void test_ci_stopped_cell_is_flagged(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = ci\ngames = 50\nstop = ci\n"
+                "ci_width = 0.6\nmin_games = 5\n[game serbest]\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\norders = given\n");
+    sqlite3 *w = store_db(f.writer);
+    for (int i = 0; i < 12; i++)
+        add_game(w, f.ids[0], i, i % 2 ? "seat0" : "seat1", "checkmate", 10);
+    char sql[128];
+    snprintf(sql, sizeof sql, "UPDATE cells SET stopped_at = 12 WHERE id = "
+             "%lld", (long long)f.ids[0]);
+    exec_sql(w, sql);
+    struct report r;
+    char err[512] = "", text[256];
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.cells[0].stop.rule, STOP_CI);
+    assert_int_equal(r.cells[0].fixed_sample, 0);
+    assert_true(isnan(r.cells[0].lo));
+    report_stop_text(&r.cells[0], text, sizeof text);
+    assert_string_equal(text, "ci stopped after 12: 95% interval <= 0.6 wide");
+    report_free(&r);
+    /* a cell the rule "stopped" at its planned games was not ended early:
+     * its number of games is the planned one either way */
+    snprintf(sql, sizeof sql, "UPDATE cells SET stopped_at = 50, "
+             "games_planned = 50 WHERE id = %lld", (long long)f.ids[0]);
+    exec_sql(w, sql);
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.cells[0].fixed_sample, 1);
+    assert_false(isnan(r.cells[0].lo));
+    report_free(&r);
+    drop_db(&f);
+}
+
 /* ---- the runner ----------------------------------------------------------- */
 
 static void run_into(const char *text, const char *path, int threads,
@@ -320,6 +448,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_reads_one_snapshot),
+        cmocka_unit_test(test_sprt_cell_reports_the_sequential_decision),
+        cmocka_unit_test(test_ci_stopped_cell_is_flagged),
         cmocka_unit_test(test_sprt_rows_same_on_one_and_two_threads),
         cmocka_unit_test(test_resume_plays_exactly_the_missing_games),
     };

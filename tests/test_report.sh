@@ -9,6 +9,7 @@
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 py=/usr/bin/python3
+root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 pass=0
@@ -88,6 +89,72 @@ PY
 pyrc=$?
 if [ "$rc" -eq 0 ] && [ "$pyrc" -eq 0 ]; then ok "report json is valid with non-UTF-8 names: $out"
 else bad "report json with non-UTF-8 names (rc $rc): $out $(cat report.err)"; fi
+
+# Cells stopped early: the report (CSV and JSON) and the notebooks'
+# statistics (notebooks/rulelab_data.py) agree on which cells have no valid
+# fixed-sample interval, and on the stop rule's words. Random attackers
+# against a small MCTS in tafl: a vs b stops early (SPRT accepts H0), b vs a
+# runs to its 60 games with no decision.
+cat >"$dir/sprt.ini" <<'INI'
+[sweep]
+name = sprt
+seed = 11
+games = 60
+stop = sprt
+sprt_p0 = 0.5
+sprt_p1 = 0.6
+min_games = 5
+[game tafl]
+max_plies = 80
+[agents]
+a = random
+b = mcts(iterations=4)
+[matchups]
+pairs = a vs b
+INI
+"$bin" run sprt.ini --db sprt.db --threads 2 --quiet
+"$bin" report sprt.db --format json >sprt.json
+"$bin" report sprt.db --format csv >sprt.csv
+"$bin" report sprt.db >sprt.txt
+if grep -q "1 cell was stopped early" sprt.txt; then ok "report says a cell was stopped early"
+else bad "report table does not say a cell was stopped early: $(head -3 sprt.txt)"; fi
+out=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/notebooks" MPLBACKEND=Agg \
+      "$py" - sprt.db sprt.json sprt.csv <<'PY' 2>&1
+import csv, json, math, sys
+import rulelab_data as rd
+games = rd.load_games(rd.connect(sys.argv[1]))
+cells = rd.summarise(games, ["cell_id", "variant"])
+report = json.load(open(sys.argv[2]))
+lines = open(sys.argv[3]).read().split("\n\n")[0].splitlines()[1:]
+table = list(csv.DictReader(lines))
+assert len(cells) == len(report["cells"]) == len(table) == 2
+early = 0
+for (_, mine), theirs, row in zip(cells.iterrows(), report["cells"], table):
+    assert mine["games"] == theirs["games"]
+    assert mine["fixed_sample"] == theirs["fixed_sample"], (mine, theirs)
+    assert mine["stop"] == row["stop"], (mine["stop"], row["stop"])
+    if theirs["fixed_sample"]:
+        assert abs(mine["lo"] - theirs["s0_ci95"][0]) < 1e-6
+        assert abs(mine["p_holm"] - theirs["p_holm"]) < 1e-6 * theirs["p_holm"]
+        assert row["s0_ci95"] != "n/a"
+    else:
+        early += 1
+        assert theirs["s0_ci95"] is None and theirs["p"] is None
+        assert math.isnan(mine["lo"]) and math.isnan(mine["p_holm"])
+        assert row["s0_ci95"] == row["p"] == row["p_holm"] == "n/a"
+        stop = theirs["stop"]
+        assert stop["decision"] in ("accept_h0", "accept_h1")
+        assert stop["stopped_after"] == theirs["games"] < 60
+        assert rd.fmt_ci(mine["lo"], mine["hi"]).startswith("[no valid")
+variants = rd.summarise(games, ["game", "variant"])
+assert not variants["fixed_sample"].iloc[0] and math.isnan(variants["lo"].iloc[0])
+assert report["variants"][0]["fixed_sample"] is False
+print(f"{early} early-stopped cell of 2, the same in both: {table[0]['stop']}")
+sys.exit(0 if early == 1 else 1)
+PY
+)
+[ $? -eq 0 ] && ok "report and notebooks mark the early-stopped cell: $out" \
+    || bad "report and notebooks on early-stopped cells: $out"
 
 # run: memory does not grow with the games a cell plans. Two cells of 10^7
 # games each that a stop rule ends after 4 games (at n = 4 every Wilson

@@ -127,7 +127,13 @@ const struct cli_command cmd_report = {
     "draws/2, over games) with its 95% Wilson interval; the exact two-sided\n"
     "binomial p-value of \"seat 0 wins half the decisive games\", and the\n"
     "same Holm-corrected across the rows of the table; for agent pairs, each\n"
-    "agent's score over both seat orders. Safe while a sweep is writing.\n\n"
+    "agent's score over both seat orders. Safe while a sweep is writing.\n"
+    "A cell that the sweep's stop rule (sprt, ci) ended early had its number\n"
+    "of games chosen by its results: its stop column gives the sequential\n"
+    "test's own decision (SPRT: accept H0 or H1, the log-likelihood ratio\n"
+    "and the bound it crossed), and its interval and p are n/a (null in\n"
+    "JSON) and left out of Holm, as are variant and pair rows that include\n"
+    "it.\n\n"
     "  --format F   table (default), csv, json or markdown\n"
     "  --sweep NAME only the games of this sweep\n",
     run_report};

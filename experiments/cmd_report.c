@@ -4,6 +4,7 @@
  * `export` (one CSV row per game). All open the database read-only, so they
  * are safe while a sweep is writing it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,56 @@ static int open_readonly(const char *path, struct store **st)
         return -1;
     }
     return 0;
+}
+
+/* Ends the output of a command: flushes it and checks that every write
+ * succeeded (a full disk, /dev/full, a closed pipe), closing it unless it
+ * is stdout. Returns 0, or -1 after saying what failed. */
+static int finish_output(FILE *out, const char *command, const char *name)
+{
+    int failed = fflush(out) != 0 || ferror(out);
+    int saved = errno;
+    if (out != stdout && fclose(out) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (failed)
+        fprintf(stderr, "rulelab %s: writing %s failed: %s\n", command, name,
+                saved ? strerror(saved) : "write error");
+    return failed ? -1 : 0;
+}
+
+/* Whether db holds a sweep named `name`; if not, says so with the names of
+ * the sweeps it does hold. Returns 1 if found, 0 if not, -1 on an error. */
+static int sweep_exists(sqlite3 *db, const char *path, const char *name)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sweeps GROUP BY name "
+                           "ORDER BY MIN(id)", -1, &q, NULL) != SQLITE_OK) {
+        fprintf(stderr, "rulelab report: %s: %s\n", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    char held[1024] = "";
+    size_t len = 0;
+    int found = 0, n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *each = (const char *)sqlite3_column_text(q, 0);
+        found |= strcmp(each, name) == 0;
+        if (len < sizeof held)
+            len += (size_t)snprintf(held + len, sizeof held - len, "%s%s",
+                                    n ? ", " : "", each);
+        n++;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        fprintf(stderr, "rulelab report: %s: %s\n", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    if (!found)
+        fprintf(stderr, "rulelab report: %s holds no sweep named '%s'; %s%s\n",
+                path, name, n ? "its sweeps: " : "it holds no sweeps",
+                n ? held : "");
+    return found;
 }
 
 /* ---- report ------------------------------------------------------------ */
@@ -47,6 +98,10 @@ static int run_report(int argc, char **argv)
     struct store *st;
     if (open_readonly(pos[0], &st) != 0)
         return CLI_FAIL;
+    if (sweep && sweep_exists(store_db(st), pos[0], sweep) != 1) {
+        store_close(st);
+        return CLI_FAIL;
+    }
     struct report r;
     char err[1024] = "";
     if (report_build(store_db(st), sweep, &r, err, sizeof err) != 0) {
@@ -60,7 +115,7 @@ static int run_report(int argc, char **argv)
     report_print(&r, (enum report_format)f, stdout);
     report_free(&r);
     store_close(st);
-    return CLI_OK;
+    return finish_output(stdout, "report", "the report") ? CLI_FAIL : CLI_OK;
 }
 
 const struct cli_command cmd_report = {
@@ -72,7 +127,13 @@ const struct cli_command cmd_report = {
     "draws/2, over games) with its 95% Wilson interval; the exact two-sided\n"
     "binomial p-value of \"seat 0 wins half the decisive games\", and the\n"
     "same Holm-corrected across the rows of the table; for agent pairs, each\n"
-    "agent's score over both seat orders. Safe while a sweep is writing.\n\n"
+    "agent's score over both seat orders. Safe while a sweep is writing.\n"
+    "A cell that the sweep's stop rule (sprt, ci) ended early had its number\n"
+    "of games chosen by its results: its stop column gives the sequential\n"
+    "test's own decision (SPRT: accept H0 or H1, the log-likelihood ratio\n"
+    "and the bound it crossed), and its interval and p are n/a (null in\n"
+    "JSON) and left out of Holm, as are variant and pair rows that include\n"
+    "it.\n\n"
     "  --format F   table (default), csv, json or markdown\n"
     "  --sweep NAME only the games of this sweep\n",
     run_report};
@@ -231,9 +292,12 @@ static int run_export(int argc, char **argv)
         strcat(sql, i < 19 ? ", " : " FROM game_view ORDER BY id");
     }
     fputc('\n', out);
+    /* One read transaction for the whole export, as for report: every row
+     * comes from one snapshot even if more statements are added. */
     sqlite3_stmt *q;
     rc = CLI_FAIL;
-    if (sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK) {
+    if (sqlite3_exec(store_db(st), "BEGIN", NULL, NULL, NULL) == SQLITE_OK
+        && sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK) {
         int step;
         while ((step = sqlite3_step(q)) == SQLITE_ROW) {
             for (int i = 0; i < 20; i++)
@@ -246,10 +310,10 @@ static int run_export(int argc, char **argv)
     }
     if (rc != CLI_OK)
         fprintf(stderr, "rulelab export: %s\n", sqlite3_errmsg(store_db(st)));
-    if (out != stdout && fclose(out) != 0) {
-        perror(out_path);
+    if (!sqlite3_get_autocommit(store_db(st)))
+        sqlite3_exec(store_db(st), "COMMIT", NULL, NULL, NULL);
+    if (finish_output(out, "export", out_path ? out_path : "the CSV"))
         rc = CLI_FAIL;
-    }
     store_close(st);
     return rc;
 }

@@ -50,6 +50,10 @@ static int run_run(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     if (npos != 1)
         return cli_usage_error(&cmd_run, "needs a sweep file");
+    if (db && !*db)
+        return cli_usage_error(&cmd_run, "--db needs a path, not an empty "
+                               "string (SQLite would play into a temporary "
+                               "database and throw it away)");
     long threads = omp_get_num_procs();
     if (threads_text
         && cli_parse_int(threads_text, "--threads", 1, 4096, &threads) != 0)

@@ -8,10 +8,12 @@
  */
 #include "report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
+#include "sweep.h"
 
 static int fail(sqlite3 *db, char *err, size_t errsz)
 {
@@ -82,6 +84,11 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
         }
         struct report_row *r = &(*rows)[(*n)++];
         memset(r, 0, sizeof *r);
+        if (sqlite3_column_type(q, 0) == SQLITE_INTEGER)
+            r->cell_id = sqlite3_column_int64(q, 0);
+        r->stop.rule = STOP_NONE;
+        r->stop.stopped_at = -1;
+        r->fixed_sample = 1;
         snprintf(r->variant, sizeof r->variant, "%s", sqlite3_column_text(q, 1));
         report_short_variant(r->variant, r->short_variant,
                              sizeof r->short_variant);
@@ -162,31 +169,39 @@ static void fold_reason(struct report_row *r, sqlite3_stmt *q, long pos)
              (long long)sqlite3_column_int64(q, 2));
 }
 
-/* Score, interval and tests of every row, Holm across the rows. */
+/* Score, interval and tests of every row, Holm across the rows whose p
+ * is valid (fixed_sample); the others get NAN. */
 static int score_rows(struct report_row *rows, int n)
 {
     double *p = malloc(sizeof *p * (size_t)(n ? n : 1));
     double *adjusted = malloc(sizeof *adjusted * (size_t)(n ? n : 1));
-    if (!p || !adjusted) {
-        free(p);
-        free(adjusted);
-        return -1;
-    }
+    int *row_of = malloc(sizeof *row_of * (size_t)(n ? n : 1));
+    int m = 0, rc = -1;
+    if (!p || !adjusted || !row_of)
+        goto done;
     for (int i = 0; i < n; i++) {
         struct report_row *r = &rows[i];
         double draws = (double)(r->draws_rules + r->draws_cap);
         double points = (double)r->wins[0] + draws / 2;
         r->score0 = r->games ? points / (double)r->games : 0.5;
+        if (!r->fixed_sample) {
+            r->lo = r->hi = r->p = r->p_holm = NAN;
+            continue;
+        }
         stats_wilson(points, (double)r->games, 1.959963984540054, &r->lo,
                      &r->hi);
-        p[i] = r->p = stats_binomial_two_sided_p(r->wins[0],
-                                                 r->wins[0] + r->wins[1], 0.5);
+        r->p = stats_binomial_two_sided_p(r->wins[0], r->wins[0] + r->wins[1],
+                                          0.5);
+        row_of[m] = i;
+        p[m++] = r->p;
     }
-    int rc = stats_holm(p, n, adjusted);
-    for (int i = 0; i < n && rc == 0; i++)
-        rows[i].p_holm = adjusted[i];
+    rc = stats_holm(p, m, adjusted);
+    for (int k = 0; k < m && rc == 0; k++)
+        rows[row_of[k]].p_holm = adjusted[k];
+done:
     free(p);
     free(adjusted);
+    free(row_of);
     return rc;
 }
 
@@ -201,7 +216,127 @@ static int build_level(sqlite3 *db, const char *key, const char *sweep,
                        "COUNT(*) DESC, g.reason", *rows, *n, fold_reason, err,
                        errsz))
         return -1;
-    return score_rows(*rows, *n);
+    return 0;
+}
+
+/* The stop rule of a cell's sweep and what it decided, from the sweep
+ * file stored with the results (parsed once per sweep). */
+static void judge_stop(struct report_row *row, const struct sweep *sw,
+                       int stopped_at, long planned)
+{
+    struct report_stop *st = &row->stop;
+    st->rule = sw ? (int)sw->stop : -1;
+    st->stopped_at = stopped_at >= 0 && stopped_at < planned ? stopped_at : -1;
+    st->decision = STATS_SPRT_CONTINUE;
+    row->fixed_sample = st->stopped_at < 0;
+    if (!sw)
+        return;
+    if (sw->stop == STOP_SPRT) {
+        st->p0 = sw->sprt_p0;
+        st->p1 = sw->sprt_p1;
+        st->alpha = sw->alpha;
+        st->beta = sw->beta;
+        stats_sprt_bounds(sw->alpha, sw->beta, &st->lower, &st->upper);
+        long draws = row->draws_rules + row->draws_cap;
+        int decision = stats_sprt(row->wins[0], draws, row->wins[1], st->p0,
+                                  st->p1, st->alpha, st->beta, &st->llr);
+        if (st->stopped_at >= 0)
+            st->decision = decision;
+    } else if (sw->stop == STOP_CI) {
+        st->ci_width = sw->ci_width;
+    }
+}
+
+/* Fills each cell's stop: its sweep's rule, where it stopped, the SPRT
+ * decision; a cell ended early loses its fixed-sample statistics. */
+static int read_stops(sqlite3 *db, const char *sweep, struct report *r,
+                      char *err, size_t errsz)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT c.id, c.stopped_at, c.games_planned,"
+                           " s.id, s.file_text FROM cells c JOIN sweeps s"
+                           " ON s.id = c.sweep_id WHERE (?1 IS NULL OR"
+                           " s.name = ?1) ORDER BY s.id, c.id", -1, &q, NULL)
+        != SQLITE_OK)
+        return fail(db, err, errsz);
+    if (sweep)
+        sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    struct sweep sw;
+    int64_t parsed = -1;
+    int have = 0, rc, next = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(q, 0);
+        struct report_row *row = NULL;
+        /* cells come in id order here and mostly in the report too */
+        for (int k = 0; k < r->n_cells && !row; k++) {
+            int i = (next + k) % r->n_cells;
+            if (r->cells[i].cell_id == id) {
+                row = &r->cells[i];
+                next = i + 1;
+            }
+        }
+        if (!row)
+            continue; /* a cell with no games yet */
+        if (sqlite3_column_int64(q, 3) != parsed) {
+            if (have)
+                sweep_free(&sw);
+            char why[512];
+            const char *text = (const char *)sqlite3_column_text(q, 4);
+            have = text && sweep_parse("the stored sweep file", text, &sw, why,
+                                       sizeof why) == 0;
+            parsed = sqlite3_column_int64(q, 3);
+        }
+        int stopped_at = sqlite3_column_type(q, 1) == SQLITE_NULL
+                             ? -1 : sqlite3_column_int(q, 1);
+        judge_stop(row, have ? &sw : NULL, stopped_at,
+                   (long)sqlite3_column_int64(q, 2));
+    }
+    if (have)
+        sweep_free(&sw);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
+}
+
+/* A variant row is a fixed sample only if each of its cells is. */
+static void flag_variants(struct report *r)
+{
+    for (int v = 0; v < r->n_variants; v++)
+        for (int i = 0; i < r->n_cells; i++)
+            if (!r->cells[i].fixed_sample
+                && strcmp(r->cells[i].variant, r->variants[v].variant) == 0)
+                r->variants[v].fixed_sample = 0;
+}
+
+void report_stop_text(const struct report_row *r, char *out, size_t n)
+{
+    const struct report_stop *st = &r->stop;
+    static const char *const decisions[] = {"no decision", "accept H0",
+                                            "accept H1"};
+    if (r->cell_id == 0) {
+        snprintf(out, n, "%s", r->fixed_sample ? ""
+                               : "includes cells stopped early");
+    } else if (st->rule == STOP_SPRT && st->stopped_at >= 0) {
+        int h1 = st->decision == STATS_SPRT_ACCEPT_H1;
+        snprintf(out, n, "sprt stopped after %d: %s (score %g, not %g), "
+                 "llr %.3f %s %.3f", st->stopped_at, decisions[st->decision],
+                 h1 ? st->p1 : st->p0, h1 ? st->p0 : st->p1, st->llr,
+                 h1 ? ">=" : "<=", h1 ? st->upper : st->lower);
+        if (st->decision == STATS_SPRT_CONTINUE) /* the file was changed */
+            snprintf(out, n, "sprt stopped after %d: llr %.3f now inside "
+                     "(%.3f, %.3f)", st->stopped_at, st->llr, st->lower,
+                     st->upper);
+    } else if (st->rule == STOP_SPRT) {
+        snprintf(out, n, "sprt: no decision in %ld games, llr %.3f in "
+                 "(%.3f, %.3f)", r->games, st->llr, st->lower, st->upper);
+    } else if (st->rule == STOP_CI && st->stopped_at >= 0) {
+        snprintf(out, n, "ci stopped after %d: 95%% interval <= %g wide",
+                 st->stopped_at, st->ci_width);
+    } else if (st->stopped_at >= 0) {
+        snprintf(out, n, "stopped after %d (stop rule unreadable)",
+                 st->stopped_at);
+    } else {
+        snprintf(out, n, "%s", "");
+    }
 }
 
 /* Pairs: each cell joined with the cell of the same variant and the two
@@ -228,6 +363,7 @@ static int build_pairs(struct report *r)
         double draws = (double)(a->draws_rules + a->draws_cap);
         double points = (double)a->wins[0] + draws / 2;
         p->games = a->games;
+        p->fixed_sample = a->fixed_sample;
         for (int j = i + 1; j < r->n_cells; j++) {
             const struct report_row *b = &r->cells[j];
             if (used[j] || strcmp(a->variant, b->variant)
@@ -237,11 +373,15 @@ static int build_pairs(struct report *r)
             points += (double)b->wins[1]
                       + (double)(b->draws_rules + b->draws_cap) / 2;
             p->games += b->games;
+            p->fixed_sample &= b->fixed_sample;
             break;
         }
         p->score = p->games ? points / (double)p->games : 0.5;
-        stats_wilson(points, (double)p->games, 1.959963984540054, &p->lo,
-                     &p->hi);
+        if (p->fixed_sample)
+            stats_wilson(points, (double)p->games, 1.959963984540054, &p->lo,
+                         &p->hi);
+        else
+            p->lo = p->hi = NAN;
     }
     free(used);
     return 0;
@@ -303,20 +443,39 @@ static int build_claims(sqlite3 *db, const char *sweep, struct report *r,
     return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
 }
 
+/* Every statement of a report reads one snapshot: a savepoint opens a read
+ * transaction when the connection has none (in WAL mode its snapshot is
+ * taken at the first read and held until the release) and nests inside the
+ * caller's transaction otherwise. Without it each statement would read its
+ * own snapshot, and games committed by a running sweep between two of them
+ * would put one row's median or end reasons on counts they do not match. */
 int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
                  size_t errsz)
 {
     memset(r, 0, sizeof *r);
+    if (errsz)
+        *err = '\0';
+    if (sqlite3_exec(db, "SAVEPOINT rulelab_report", NULL, NULL, NULL)
+        != SQLITE_OK)
+        return fail(db, err, errsz);
+    int rc = 0;
     if (build_level(db, "c.id", sweep, &r->cells, &r->n_cells, err, errsz)
+        || read_stops(db, sweep, r, err, errsz)
+        || score_rows(r->cells, r->n_cells)
         || build_level(db, "v.canonical", sweep, &r->variants, &r->n_variants,
                        err, errsz)
+        || (flag_variants(r), score_rows(r->variants, r->n_variants))
         || build_pairs(r) || build_claims(db, sweep, r, err, errsz)) {
         if (!*err)
             snprintf(err, errsz, "out of memory");
-        report_free(r);
-        return -1;
+        rc = -1;
     }
-    return 0;
+    if (sqlite3_exec(db, "RELEASE rulelab_report", NULL, NULL, NULL)
+        != SQLITE_OK && rc == 0)
+        rc = fail(db, err, errsz);
+    if (rc)
+        report_free(r);
+    return rc;
 }
 
 void report_free(struct report *r)
@@ -394,9 +553,15 @@ static void fill_row_cells(const struct report_row *r, int with_agents,
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%.1f", r->mean_plies);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%.1f", r->median_plies);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3f", r->score0);
-    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3f-%.3f", r->lo, r->hi);
-    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3g", r->p);
-    snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3g", r->p_holm);
+    if (r->fixed_sample) {
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3f-%.3f", r->lo, r->hi);
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3g", r->p);
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3g", r->p_holm);
+    } else {
+        for (int k = 0; k < 3; k++)
+            snprintf(cell[c++], VARIANT_TEXT_MAX, "n/a");
+    }
+    report_stop_text(r, cell[c++], VARIANT_TEXT_MAX);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", r->reasons);
 }
 
@@ -406,9 +571,9 @@ static void print_rows(const char *title, const struct report_row *rows, int n,
     static const char *const headers[] = {
         "variant", "seat0", "seat1", "games", "s0_wins", "s1_wins",
         "draws_rules", "draws_cap", "mean_plies", "median_plies", "s0_score",
-        "s0_ci95", "p", "p_holm", "reasons"};
+        "s0_ci95", "p", "p_holm", "stop", "reasons"};
     struct table t = {0};
-    for (int c = 0; c < 15; c++)
+    for (int c = 0; c < 16; c++)
         if (with_agents || (c != 1 && c != 2))
             t.header[t.n_columns++] = headers[c];
     t.n_rows = n;
@@ -431,8 +596,8 @@ static void print_pairs(const struct report *r, enum report_format f,
                         FILE *out)
 {
     static const char *const headers[] = {"variant", "agent", "opponent",
-                                          "games", "score", "ci95"};
-    struct table t = {6, r->n_pairs, {0}, NULL};
+                                          "games", "score", "ci95", "stop"};
+    struct table t = {7, r->n_pairs, {0}, NULL};
     memcpy(t.header, headers, sizeof headers);
     t.cells = calloc((size_t)(r->n_pairs ? r->n_pairs : 1), sizeof *t.cells);
     if (!t.cells)
@@ -445,7 +610,13 @@ static void print_pairs(const struct report *r, enum report_format f,
         snprintf(t.cells[i][2], VARIANT_TEXT_MAX, "%s", p->agent[1]);
         snprintf(t.cells[i][3], VARIANT_TEXT_MAX, "%ld", p->games);
         snprintf(t.cells[i][4], VARIANT_TEXT_MAX, "%.3f", p->score);
-        snprintf(t.cells[i][5], VARIANT_TEXT_MAX, "%.3f-%.3f", p->lo, p->hi);
+        if (p->fixed_sample)
+            snprintf(t.cells[i][5], VARIANT_TEXT_MAX, "%.3f-%.3f", p->lo,
+                     p->hi);
+        else
+            snprintf(t.cells[i][5], VARIANT_TEXT_MAX, "n/a");
+        snprintf(t.cells[i][6], VARIANT_TEXT_MAX, "%s",
+                 p->fixed_sample ? "" : "includes cells stopped early");
     }
     const char *title = "agent pairs: each agent's score over both seat orders";
     if (f == REPORT_MARKDOWN)
@@ -458,18 +629,96 @@ static void print_pairs(const struct report *r, enum report_format f,
     free(t.cells);
 }
 
-static void json_string(FILE *out, const char *s)
+/* How many bytes of s to take as one character: the length of the
+ * well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), with *bad = 0; or, if s does not
+ * start one, the length of the longest start of a well-formed sequence
+ * there (at least 1), with *bad = 1 -- the "maximal subpart" that Unicode
+ * (chapter 3, U+FFFD substitution) and Python's "replace" turn into one
+ * U+FFFD. */
+static int utf8_length(const unsigned char *s, int *bad)
 {
+    *bad = 0;
+    if (s[0] < 0x80)
+        return 1;
+    int len;
+    unsigned lo = 0x80, hi = 0xbf; /* the allowed range of the second byte */
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        len = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        len = 3;
+        lo = s[0] == 0xe0 ? 0xa0 : 0x80;
+        hi = s[0] == 0xed ? 0x9f : 0xbf;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        len = 4;
+        lo = s[0] == 0xf0 ? 0x90 : 0x80;
+        hi = s[0] == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        *bad = 1;
+        return 1;
+    }
+    for (int i = 1; i < len; i++) {
+        unsigned first = i == 1 ? lo : 0x80, last = i == 1 ? hi : 0xbf;
+        if (s[i] < first || s[i] > last) { /* a NUL ends it here too */
+            *bad = 1;
+            return i;
+        }
+    }
+    return len;
+}
+
+/* A JSON string (RFC 8259) holding text: quotes, backslashes and control
+ * characters escaped, well-formed UTF-8 copied, and each ill-formed
+ * subsequence (agent names and sweep texts are whatever bytes the sweep
+ * file held) written as U+FFFD, so the output is always valid JSON in
+ * UTF-8. */
+static void json_string(FILE *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
     fputc('"', out);
-    for (; *s; s++) {
+    while (*s) {
+        int bad, len = utf8_length(s, &bad);
         if (*s == '"' || *s == '\\')
             fprintf(out, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
+        else if (*s < 0x20 || *s == 0x7f)
             fprintf(out, "\\u%04x", *s);
+        else if (bad)
+            fputs("\\ufffd", out);
         else
-            fputc(*s, out);
+            fwrite(s, 1, (size_t)len, out);
+        s += len;
     }
     fputc('"', out);
+}
+
+/* "stop": how a cell's number of games was decided (null: fixed). */
+static void json_stop(FILE *out, const struct report_row *r)
+{
+    const struct report_stop *st = &r->stop;
+    static const char *const rules[] = {"none", "sprt", "ci"};
+    static const char *const decisions[] = {"none", "accept_h0", "accept_h1"};
+    if (st->rule == STOP_NONE && st->stopped_at < 0) {
+        fprintf(out, "\"stop\": null, ");
+        return;
+    }
+    fprintf(out, "\"stop\": {\"rule\": ");
+    if (st->rule >= 0 && st->rule <= STOP_CI)
+        fprintf(out, "\"%s\"", rules[st->rule]);
+    else
+        fprintf(out, "null");
+    if (st->stopped_at >= 0)
+        fprintf(out, ", \"stopped_after\": %d", st->stopped_at);
+    else
+        fprintf(out, ", \"stopped_after\": null");
+    if (st->rule == STOP_SPRT)
+        fprintf(out, ", \"decision\": \"%s\", \"llr\": %.6f, \"llr_lower\": "
+                "%.6f, \"llr_upper\": %.6f, \"p0\": %g, \"p1\": %g, "
+                "\"alpha\": %g, \"beta\": %g", decisions[st->decision],
+                st->llr, st->lower, st->upper, st->p0, st->p1, st->alpha,
+                st->beta);
+    else if (st->rule == STOP_CI)
+        fprintf(out, ", \"ci_width\": %g", st->ci_width);
+    fprintf(out, "}, ");
 }
 
 static void json_rows(const char *name, const struct report_row *rows, int n,
@@ -491,11 +740,18 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
             }
         fprintf(out, ", \"games\": %ld, \"s0_wins\": %ld, \"s1_wins\": %ld, "
                 "\"draws_rules\": %ld, \"draws_cap\": %ld, \"mean_plies\": %.3f,"
-                " \"median_plies\": %.1f, \"s0_score\": %.6f, \"s0_ci95\": "
-                "[%.6f, %.6f], \"p\": %.6g, \"p_holm\": %.6g, \"reasons\": ",
-                r->games, r->wins[0], r->wins[1], r->draws_rules, r->draws_cap,
-                r->mean_plies, r->median_plies, r->score0, r->lo, r->hi, r->p,
-                r->p_holm);
+                " \"median_plies\": %.1f, \"s0_score\": %.6f, ", r->games,
+                r->wins[0], r->wins[1], r->draws_rules, r->draws_cap,
+                r->mean_plies, r->median_plies, r->score0);
+        if (r->fixed_sample)
+            fprintf(out, "\"s0_ci95\": [%.6f, %.6f], \"p\": %.6g, "
+                    "\"p_holm\": %.6g, ", r->lo, r->hi, r->p, r->p_holm);
+        else
+            fprintf(out, "\"s0_ci95\": null, \"p\": null, \"p_holm\": null, ");
+        fprintf(out, "\"fixed_sample\": %s, ", r->fixed_sample ? "true" : "false");
+        if (with_agents)
+            json_stop(out, r);
+        fprintf(out, "\"reasons\": ");
         json_string(out, r->reasons);
         fputc('}', out);
     }
@@ -556,8 +812,13 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
             json_string(out, p->agent[0]);
             fprintf(out, ", \"opponent\": ");
             json_string(out, p->agent[1]);
-            fprintf(out, ", \"games\": %ld, \"score\": %.6f, \"ci95\": [%.6f, "
-                    "%.6f]}", p->games, p->score, p->lo, p->hi);
+            fprintf(out, ", \"games\": %ld, \"score\": %.6f, ", p->games,
+                    p->score);
+            if (p->fixed_sample)
+                fprintf(out, "\"ci95\": [%.6f, %.6f], \"fixed_sample\": true}",
+                        p->lo, p->hi);
+            else
+                fprintf(out, "\"ci95\": null, \"fixed_sample\": false}");
         }
         fprintf(out, "\n  ],\n  \"claims\": [");
         for (int i = 0; i < r->n_claims; i++) {
@@ -581,6 +842,16 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
                 "interval; p = exact binomial test of seat 0 winning half the "
                 "decisive games, Holm-corrected within each table.\n",
                 f == REPORT_MARKDOWN ? "" : "");
+    int early = 0;
+    for (int i = 0; i < r->n_cells; i++)
+        early += !r->cells[i].fixed_sample;
+    if (early && (f == REPORT_TABLE || f == REPORT_MARKDOWN))
+        fprintf(out, "%d cell%s stopped early by the sweep's stop rule: the "
+                "number of games depended on the results, so the fixed-sample "
+                "interval and p are not valid there (n/a, left out of Holm, as "
+                "are variant and pair rows that include them); the stop column "
+                "gives the sequential test's own decision.\n", early,
+                early == 1 ? " was" : "s were");
     print_rows("cells (variant x seat-0 agent x seat-1 agent)", r->cells,
                r->n_cells, 1, f, out);
     print_rows("variants (all agent pairs together)", r->variants,

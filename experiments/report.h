@@ -10,17 +10,41 @@
  *    Holm-corrected across the rows of the same table;
  *  - an agent's score in a pair = its points over both seat orders /
  *    games, with a 95% Wilson interval.
+ *
+ * Early stopping. The interval and p above assume the number of games was
+ * fixed in advance. A cell that a stop rule ended early (sweep key `stop`)
+ * had its number of games chosen by its results, and for it they are not
+ * valid (optional stopping: an SPRT cell stops when the evidence looks
+ * strong, an interval-rule cell when the interval looks narrow). Such a
+ * cell is reported with its stop rule and, for SPRT, the sequential
+ * test's own decision with the log-likelihood ratio and Wald's bounds
+ * (stats_sprt on the stored games, which are exactly those the rule
+ * judged); its interval and p are marked not valid (NAN here, "n/a" in
+ * tables, null in JSON) and left out of the Holm correction. A variant or
+ * pair row that includes such a cell is marked the same way.
  */
 #ifndef RULELAB_REPORT_H
 #define RULELAB_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <sqlite3.h>
 
 #include "game.h"
 
+/* How a cell's number of games was decided. */
+struct report_stop {
+    int rule; /* enum sweep_stop of the cell's sweep; -1 if unreadable */
+    int stopped_at; /* games after which the rule ended the cell, or -1 */
+    int decision; /* SPRT: enum stats_sprt_decision on the stored games */
+    double llr, lower, upper; /* SPRT: log-likelihood ratio, Wald's bounds */
+    double p0, p1, alpha, beta; /* SPRT: the hypotheses and error rates */
+    double ci_width; /* interval rule: the width it stops at */
+};
+
 struct report_row {
+    int64_t cell_id; /* cells only (0 for variants) */
     char variant[VARIANT_TEXT_MAX]; /* canonical */
     char short_variant[VARIANT_TEXT_MAX]; /* only keys off their default */
     char agent[2][VARIANT_TEXT_MAX]; /* "name" per seat; cells only */
@@ -28,15 +52,20 @@ struct report_row {
     long games, wins[2], draws_rules, draws_cap;
     double mean_plies, median_plies;
     double score0, lo, hi; /* seat-0 score and its 95% interval */
-    double p, p_holm;
+    double p, p_holm; /* lo, hi, p, p_holm: NAN when not fixed_sample */
     char reasons[512]; /* "king_escaped 12, no_capture 3" */
+    struct report_stop stop; /* cells only; rule STOP_NONE otherwise */
+    int fixed_sample; /* 0: a stop rule ended this cell (or one of this
+                       * variant's cells) early, so lo, hi, p are not valid */
 };
 
 struct pair_row {
     char variant[VARIANT_TEXT_MAX], short_variant[VARIANT_TEXT_MAX];
     char agent[2][VARIANT_TEXT_MAX]; /* names; spec as in the cells */
     long games; /* over both seat orders */
-    double score, lo, hi; /* agent[0]'s score and interval */
+    double score, lo, hi; /* agent[0]'s score and interval (NAN if not
+                           * fixed_sample) */
+    int fixed_sample; /* 0: includes a cell a stop rule ended early */
 };
 
 /* Solver answers on sampled positions (rulelab claim), per variant,
@@ -66,6 +95,12 @@ int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
                  size_t errsz);
 
 void report_free(struct report *r);
+
+/* Words for how row r's number of games was decided: "" for a fixed
+ * sample, else e.g. "sprt stopped after 30: accept H1 (score 0.6, not 0.5),
+ * llr 3.442 >= 2.944"
+ * or "includes cells stopped early" (variants and pairs). */
+void report_stop_text(const struct report_row *r, char *out, size_t n);
 
 void report_print(const struct report *r, enum report_format f, FILE *out);
 

@@ -13,12 +13,26 @@
  * Workers never touch the database: they hand each finished game to a
  * bounded queue, and one writer thread stores, commits and prints the
  * progress line. So a commit or a WAL checkpoint never holds up play.
+ *
+ * Memory does not grow with the games a cell plans (up to 10^7): the work
+ * is never listed. Workers take the next (cell, index) from one cursor,
+ * which steps over the ranges of indices already stored (read once per
+ * cell at the start, as ranges, so a resumed cell costs a few entries),
+ * and games waiting for a gap in a stop-rule cell sit in a small heap.
+ *
+ * What threads share, and how: the cursor is under dispatch_lock; the
+ * first error message under error_lock; `failed`, `last_cell`, each cell's
+ * `stopped_at` and the signal flag are C11 atomics (the flag is set by a
+ * sigaction handler, so it is a lock-free atomic_int); everything else
+ * belongs to the writer thread until the workers and the writer are
+ * joined.
  */
 #include "runner.h"
 
 #include <omp.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,12 +43,15 @@
 #include "rng.h"
 #include "stats.h"
 
-static volatile sig_atomic_t stop_requested;
+/* Set by SIGINT/SIGTERM. A handler may touch only lock-free atomics (C11
+ * 7.14.1.1), which atomic_int is on every target rulelab builds for. */
+static atomic_int stop_requested;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal flag must be lock-free");
 
 static void on_signal(int sig)
 {
-    stop_requested = 1;
-    signal(sig, SIG_DFL); /* a second signal ends the program at once */
+    (void)sig;
+    atomic_store(&stop_requested, 1);
 }
 
 static double now_seconds(void)
@@ -120,16 +137,36 @@ struct pending {
     int cell; /* index into the sweep's cells */
 };
 
+/* Game indices [begin, end) of a cell already in the database. */
+struct range {
+    int begin, end;
+};
+
+/* Finished games past a stop-rule cell's prefix, by game index (a binary
+ * min-heap: the one the prefix needs next is on top). */
+struct heap {
+    struct pending **items;
+    int n, cap;
+};
+
 struct cell_state {
     int64_t id;
-    int stopped_at; /* games after which a stop rule ended it, or -1 */
+    atomic_int stopped_at; /* games after which a stop rule ended it, or -1 */
     int prefix; /* games 0..prefix-1 are stored (stop rule only) */
     long wins, draws, losses; /* seat 0's, over the stored prefix */
-    struct pending **waiting; /* finished past the prefix (stop rule only) */
+    struct range *stored; /* indices stored before this run, ascending */
+    int n_stored;
+    struct heap waiting; /* finished past the prefix (stop rule only) */
 };
 
 struct work {
     int cell, index;
+};
+
+/* The next game to hand out: cell, index, and the first stored range of
+ * that cell not wholly before index. */
+struct cursor {
+    int cell, index, range;
 };
 
 #define QUEUE_SIZE 1024
@@ -148,14 +185,97 @@ struct run {
     struct store *st;
     const struct run_options *o;
     struct cell_state *cells;
-    struct work *work;
     long n_work, done, since_commit, dropped;
     double t0, last_commit, last_progress;
-    int failed, tty, last_cell;
-    char *err;
+    int tty;
+    atomic_int failed, last_cell;
+    pthread_mutex_t dispatch_lock, error_lock;
+    struct cursor cursor;
+    char *err; /* the first error, written under error_lock */
     size_t errsz;
     struct queue queue;
 };
+
+/* Records the first error of the run (later ones are consequences) and
+ * makes everyone stop taking games. Any thread. */
+static void set_error(struct run *r, const char *message)
+{
+    pthread_mutex_lock(&r->error_lock);
+    if (!atomic_load(&r->failed))
+        snprintf(r->err, r->errsz, "%s", message);
+    atomic_store(&r->failed, 1);
+    pthread_mutex_unlock(&r->error_lock);
+}
+
+static void free_pending(struct pending *p)
+{
+    free(p->moves);
+    free(p);
+}
+
+/* ---- the heap of waiting games ------------------------------------------ */
+
+static int heap_less(const struct heap *h, int a, int b)
+{
+    return h->items[a]->rec.game_index < h->items[b]->rec.game_index;
+}
+
+static void heap_swap(struct heap *h, int a, int b)
+{
+    struct pending *t = h->items[a];
+    h->items[a] = h->items[b];
+    h->items[b] = t;
+}
+
+/* Adds p. Returns 0, or -1 when memory is short (p is then not taken). */
+static int heap_push(struct heap *h, struct pending *p)
+{
+    if (h->n == h->cap) {
+        int cap = h->cap ? 2 * h->cap : 16;
+        struct pending **grown = realloc(h->items, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return -1;
+        h->items = grown;
+        h->cap = cap;
+    }
+    int i = h->n++;
+    h->items[i] = p;
+    while (i > 0 && heap_less(h, i, (i - 1) / 2)) {
+        heap_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    return 0;
+}
+
+/* Removes and returns the game of the smallest index; h->n > 0. */
+static struct pending *heap_pop(struct heap *h)
+{
+    struct pending *top = h->items[0];
+    h->items[0] = h->items[--h->n];
+    for (int i = 0;;) {
+        int least = i, l = 2 * i + 1, rt = l + 1;
+        if (l < h->n && heap_less(h, l, least))
+            least = l;
+        if (rt < h->n && heap_less(h, rt, least))
+            least = rt;
+        if (least == i)
+            break;
+        heap_swap(h, i, least);
+        i = least;
+    }
+    return top;
+}
+
+/* Frees every game in h and h itself; returns how many games there were. */
+static long heap_clear(struct heap *h)
+{
+    long n = h->n;
+    for (int i = 0; i < h->n; i++)
+        free_pending(h->items[i]);
+    free(h->items);
+    memset(h, 0, sizeof *h);
+    return n;
+}
 
 /* Whether the stored prefix of a cell meets the sweep's stop rule. */
 static int should_stop(const struct sweep *s, const struct cell_state *c)
@@ -187,8 +307,11 @@ static void count_result(struct cell_state *c, enum game_outcome o)
 
 static int store_one(struct run *r, struct game_record *rec)
 {
-    if (store_insert_game(r->st, rec, r->err, r->errsz) != 0)
+    char err[1024];
+    if (store_insert_game(r->st, rec, err, sizeof err) != 0) {
+        set_error(r, err);
         return -1;
+    }
     r->done++;
     r->since_commit++;
     return 0;
@@ -199,36 +322,33 @@ static int store_one(struct run *r, struct game_record *rec)
 static int store_in_order(struct run *r, struct cell_state *c,
                           struct pending *p)
 {
-    int limit = r->s->games_per_cell;
-    if (c->stopped_at >= 0 && p->rec.game_index >= c->stopped_at) {
-        free(p->moves);
-        free(p);
+    int limit = r->s->games_per_cell, stopped_at = atomic_load(&c->stopped_at);
+    if (stopped_at >= 0 && p->rec.game_index >= stopped_at) {
+        free_pending(p);
         r->dropped++;
         return 0;
     }
-    c->waiting[p->rec.game_index] = p;
-    while (c->prefix < limit && c->waiting[c->prefix]) {
-        struct pending *next = c->waiting[c->prefix];
-        c->waiting[c->prefix] = NULL;
+    if (heap_push(&c->waiting, p) != 0) {
+        free_pending(p);
+        set_error(r, "out of memory");
+        return -1;
+    }
+    while (c->prefix < limit && c->waiting.n
+           && c->waiting.items[0]->rec.game_index == c->prefix) {
+        struct pending *next = heap_pop(&c->waiting);
         int rc = store_one(r, &next->rec);
         count_result(c, next->rec.outcome);
-        free(next->moves);
-        free(next);
+        free_pending(next);
         if (rc)
             return -1;
         c->prefix++;
         if (should_stop(r->s, c)) {
-            #pragma omp atomic write
-            c->stopped_at = c->prefix;
-            if (store_set_stopped(r->st, c->id, c->prefix))
+            atomic_store(&c->stopped_at, c->prefix);
+            if (store_set_stopped(r->st, c->id, c->prefix)) {
+                set_error(r, "recording an early stop failed");
                 return -1;
-            for (int i = c->prefix; i < limit; i++)
-                if (c->waiting[i]) {
-                    free(c->waiting[i]->moves);
-                    free(c->waiting[i]);
-                    c->waiting[i] = NULL;
-                    r->dropped++;
-                }
+            }
+            r->dropped += heap_clear(&c->waiting);
             break;
         }
     }
@@ -305,12 +425,6 @@ static void queue_close(struct queue *q)
     pthread_mutex_unlock(&q->lock);
 }
 
-static void free_pending(struct pending *p)
-{
-    free(p->moves);
-    free(p);
-}
-
 /* Stores one finished game; takes ownership of p. */
 static int write_game(struct run *r, struct pending *p)
 {
@@ -333,10 +447,7 @@ static void *writer_main(void *arg)
         struct pending *p = queue_pop(&r->queue, WRITER_NAP, &timed_out);
         if (!p && !timed_out)
             break;
-        int failed;
-        #pragma omp atomic read
-        failed = r->failed;
-        if (p && failed) {
+        if (p && atomic_load(&r->failed)) {
             free_pending(p);
             continue;
         }
@@ -344,74 +455,143 @@ static void *writer_main(void *arg)
         double now = now_seconds();
         if (!rc && (r->since_commit >= r->o->commit_games
                     || now - r->last_commit >= r->o->commit_seconds)) {
-            rc = store_commit(r->st, r->err, r->errsz);
+            char err[1024];
+            if (store_commit(r->st, err, sizeof err) != 0)
+                set_error(r, err);
             r->since_commit = 0;
             r->last_commit = now;
         }
-        if (rc) {
-            #pragma omp atomic write
-            r->failed = 1;
-        }
-        if (p) {
-            int cell;
-            #pragma omp atomic read
-            cell = r->last_cell;
-            progress(r, &r->s->cells[cell], 0);
-        }
+        if (p)
+            progress(r, &r->s->cells[atomic_load(&r->last_cell)], 0);
     }
     return NULL;
 }
 
 /* ---- the run ------------------------------------------------------------ */
 
-/* Finds what is left to play; fills r->cells and r->work. */
+/* Reads what cell c already holds: the stored indices below the planned
+ * games as ranges, the early stop, and for a stop rule the results of the
+ * stored prefix. Memory: one range per run of stored indices. Returns 0,
+ * or -1 with the error set. */
+static int read_cell(struct run *r, struct cell_state *c)
+{
+    sqlite3 *db = store_db(r->st);
+    sqlite3_stmt *q = NULL;
+    int n = r->s->games_per_cell, cap = 0, rc;
+    atomic_store(&c->stopped_at, -1);
+    if (sqlite3_prepare_v2(db, "SELECT stopped_at FROM cells WHERE id = ?1",
+                           -1, &q, NULL) != SQLITE_OK)
+        goto db;
+    sqlite3_bind_int64(q, 1, c->id);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW
+        && sqlite3_column_type(q, 0) != SQLITE_NULL)
+        atomic_store(&c->stopped_at, sqlite3_column_int(q, 0));
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        goto db;
+    if (sqlite3_prepare_v2(db, "SELECT game_index, result FROM games WHERE "
+                           "cell_id = ?1 AND game_index >= 0 AND game_index "
+                           "< ?2 ORDER BY game_index", -1, &q, NULL)
+        != SQLITE_OK)
+        goto db;
+    sqlite3_bind_int64(q, 1, c->id);
+    sqlite3_bind_int(q, 2, n);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int i = sqlite3_column_int(q, 0);
+        const char *result = (const char *)sqlite3_column_text(q, 1);
+        if (c->n_stored && c->stored[c->n_stored - 1].end == i) {
+            c->stored[c->n_stored - 1].end++;
+        } else {
+            if (c->n_stored == cap) {
+                cap = cap ? 2 * cap : 4;
+                struct range *grown = realloc(c->stored,
+                                              sizeof *grown * (size_t)cap);
+                if (!grown) {
+                    sqlite3_finalize(q);
+                    set_error(r, "out of memory");
+                    return -1;
+                }
+                c->stored = grown;
+            }
+            c->stored[c->n_stored++] = (struct range){i, i + 1};
+        }
+        if (r->s->stop != STOP_NONE && i == c->prefix && result) {
+            count_result(c, strcmp(result, "seat0") == 0   ? GAME_WIN_SEAT0
+                            : strcmp(result, "seat1") == 0 ? GAME_WIN_SEAT1
+                                                           : GAME_DRAW);
+            c->prefix++;
+        }
+    }
+    sqlite3_finalize(q);
+    if (rc == SQLITE_DONE)
+        return 0;
+db:;
+    char err[1024];
+    snprintf(err, sizeof err, "reading the stored games: %s",
+             sqlite3_errmsg(db));
+    set_error(r, err);
+    return -1;
+}
+
+/* The games cell c may still play: up to its early stop, if any. */
+static int cell_limit(const struct run *r, struct cell_state *c)
+{
+    int stopped_at = atomic_load(&c->stopped_at), n = r->s->games_per_cell;
+    return stopped_at >= 0 && stopped_at < n ? stopped_at : n;
+}
+
+/* Finds what is left to play: fills r->cells and counts r->n_work. */
 static int plan(struct run *r, const int64_t *ids)
 {
     const struct sweep *s = r->s;
-    int n = s->games_per_cell;
-    unsigned char *done = malloc((size_t)n);
-    signed char *scores = malloc((size_t)n);
-    r->cells = calloc((size_t)s->n_cells, sizeof *r->cells);
-    r->work = malloc(sizeof *r->work * (size_t)s->n_cells * (size_t)n);
-    if (!done || !scores || !r->cells || !r->work)
-        goto oom;
+    r->cells = calloc((size_t)(s->n_cells ? s->n_cells : 1), sizeof *r->cells);
+    if (!r->cells) {
+        set_error(r, "out of memory");
+        return -1;
+    }
     for (int i = 0; i < s->n_cells; i++) {
         struct cell_state *c = &r->cells[i];
         c->id = ids[i];
-        if (store_games_done(r->st, c->id, n, done, &c->stopped_at) != 0)
-            goto db;
-        if (s->stop != STOP_NONE) {
-            if (!(c->waiting = calloc((size_t)n, sizeof *c->waiting)))
-                goto oom;
-            if (store_cell_scores(r->st, c->id, n, scores) != 0)
-                goto db;
-            while (c->prefix < n && scores[c->prefix] >= 0) {
-                int sc = scores[c->prefix++];
-                count_result(c, sc == 2 ? GAME_WIN_SEAT0
-                                : sc == 0 ? GAME_WIN_SEAT1 : GAME_DRAW);
-            }
-            if (c->stopped_at < 0 && should_stop(s, c))
-                c->stopped_at = c->prefix;
-        }
-        int limit = c->stopped_at >= 0 && c->stopped_at < n ? c->stopped_at : n;
-        for (int k = 0; k < limit; k++)
-            if (!done[k])
-                r->work[r->n_work++] = (struct work){i, k};
+        if (read_cell(r, c) != 0)
+            return -1;
+        if (s->stop != STOP_NONE && atomic_load(&c->stopped_at) < 0
+            && should_stop(s, c))
+            atomic_store(&c->stopped_at, c->prefix);
+        int limit = cell_limit(r, c);
+        long left = limit;
+        for (int k = 0; k < c->n_stored && c->stored[k].begin < limit; k++)
+            left -= (c->stored[k].end < limit ? c->stored[k].end : limit)
+                    - c->stored[k].begin;
+        r->n_work += left;
     }
-    free(done);
-    free(scores);
     return 0;
-oom:
-    snprintf(r->err, r->errsz, "out of memory");
-    free(done);
-    free(scores);
-    return -1;
-db:
-    snprintf(r->err, r->errsz, "reading the stored games: %s",
-             sqlite3_errmsg(store_db(r->st)));
-    free(done);
-    free(scores);
-    return -1;
+}
+
+/* Hands out the next game to play, in (cell, index) order, skipping the
+ * games stored before this run and those past a cell's early stop.
+ * Returns 1 with *w set, or 0 when none is left. Any worker. */
+static int next_work(struct run *r, struct work *w)
+{
+    int found = 0;
+    pthread_mutex_lock(&r->dispatch_lock);
+    struct cursor *k = &r->cursor;
+    while (!found && k->cell < r->s->n_cells) {
+        struct cell_state *c = &r->cells[k->cell];
+        if (k->index >= cell_limit(r, c)) {
+            *k = (struct cursor){k->cell + 1, 0, 0};
+            continue;
+        }
+        while (k->range < c->n_stored && c->stored[k->range].end <= k->index)
+            k->range++;
+        if (k->range < c->n_stored && c->stored[k->range].begin <= k->index) {
+            k->index = c->stored[k->range].end;
+            continue;
+        }
+        *w = (struct work){k->cell, k->index++};
+        found = 1;
+    }
+    pthread_mutex_unlock(&r->dispatch_lock);
+    return found;
 }
 
 /* A worker's game: played, then handed to the writer with its buffer. */
@@ -422,37 +602,27 @@ static void play_one(struct run *r, const struct work *w)
     size_t cap = 0;
     if (!p || runner_play_game(r->s, &r->s->cells[w->cell], w->index, &p->rec,
                                &p->moves, &cap, err, sizeof err) != 0) {
-        #pragma omp critical(rulelab_error)
-        {
-            snprintf(r->err, r->errsz, "%s", p ? err : "out of memory");
-            #pragma omp atomic write
-            r->failed = 1;
-        }
+        set_error(r, p ? err : "out of memory");
         if (p)
             free_pending(p);
         return;
     }
     p->cell = w->cell;
     p->rec.moves = p->moves;
-    #pragma omp atomic write
-    r->last_cell = w->cell;
+    atomic_store(&r->last_cell, w->cell);
     queue_push(&r->queue, p);
 }
 
+/* Every worker takes games from the cursor until none is left, a signal
+ * asks to stop, or something failed. */
 static void play_all(struct run *r)
 {
-    #pragma omp parallel for schedule(dynamic, 1) num_threads(r->o->threads)
-    for (long i = 0; i < r->n_work; i++) {
-        const struct work *w = &r->work[i];
-        int stopped_at, failed;
-        #pragma omp atomic read
-        stopped_at = r->cells[w->cell].stopped_at;
-        #pragma omp atomic read
-        failed = r->failed;
-        if (stop_requested || failed
-            || (stopped_at >= 0 && w->index >= stopped_at))
-            continue;
-        play_one(r, w);
+    #pragma omp parallel num_threads(r->o->threads)
+    {
+        struct work w;
+        while (!atomic_load(&stop_requested) && !atomic_load(&r->failed)
+               && next_work(r, &w))
+            play_one(r, &w);
     }
 }
 
@@ -467,12 +637,16 @@ int runner_run(const struct sweep *s, struct store *st,
     r.err = err;
     r.errsz = errsz;
     r.tty = isatty(STDERR_FILENO);
+    atomic_init(&r.failed, 0);
+    atomic_init(&r.last_cell, 0);
+    pthread_mutex_init(&r.dispatch_lock, NULL);
+    pthread_mutex_init(&r.error_lock, NULL);
     memset(out, 0, sizeof *out);
     int64_t *ids = malloc(sizeof *ids * (size_t)(s->n_cells ? s->n_cells : 1));
     int rc = -1;
     if (!ids) {
         snprintf(err, errsz, "out of memory");
-        return -1;
+        goto done;
     }
     if (store_begin_run(st, s, o->threads, ids, err, errsz) != 0
         || plan(&r, ids) != 0)
@@ -488,47 +662,49 @@ int runner_run(const struct sweep *s, struct store *st,
         snprintf(err, errsz, "cannot start the writer thread");
         goto done;
     }
-    stop_requested = 0;
-    void (*old_int)(int) = signal(SIGINT, on_signal);
-    void (*old_term)(int) = signal(SIGTERM, on_signal);
+    /* A second signal ends the program at once (SA_RESETHAND). */
+    struct sigaction on_stop = {0}, old_int, old_term;
+    on_stop.sa_handler = on_signal;
+    on_stop.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&on_stop.sa_mask);
+    atomic_store(&stop_requested, 0);
+    sigaction(SIGINT, &on_stop, &old_int);
+    sigaction(SIGTERM, &on_stop, &old_term);
     play_all(&r);
     queue_close(&r.queue);
     pthread_join(writer, NULL);
-    signal(SIGINT, old_int);
-    signal(SIGTERM, old_term);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     pthread_mutex_destroy(&r.queue.lock);
     pthread_cond_destroy(&r.queue.not_empty);
     pthread_cond_destroy(&r.queue.not_full);
+    int interrupted = atomic_load(&stop_requested), failed = atomic_load(&r.failed);
     out->seconds = now_seconds() - r.t0;
     out->played = r.done;
     out->dropped = r.dropped;
-    out->interrupted = stop_requested;
-    if (!r.failed && r.n_work)
-        progress(&r, &s->cells[r.work[r.n_work - 1].cell], 1);
+    out->interrupted = interrupted;
+    if (!failed && r.n_work)
+        progress(&r, &s->cells[atomic_load(&r.last_cell)], 1);
     if (!o->quiet && r.n_work && r.tty)
         fputc('\n', stderr);
-    if (r.failed) {
+    if (failed) {
         store_commit(st, NULL, 0);
         store_end_run(st, r.done, "failed");
         goto done;
     }
     if (store_commit(st, err, errsz) != 0)
         goto done;
-    store_end_run(st, r.done, stop_requested ? "interrupted" : "complete");
+    store_end_run(st, r.done, interrupted ? "interrupted" : "complete");
     rc = 0;
 done:
     if (r.cells)
         for (int i = 0; i < s->n_cells; i++) {
-            if (r.cells[i].waiting)
-                for (int k = 0; k < s->games_per_cell; k++)
-                    if (r.cells[i].waiting[k]) {
-                        free(r.cells[i].waiting[k]->moves);
-                        free(r.cells[i].waiting[k]);
-                    }
-            free(r.cells[i].waiting);
+            heap_clear(&r.cells[i].waiting);
+            free(r.cells[i].stored);
         }
     free(r.cells);
-    free(r.work);
     free(ids);
+    pthread_mutex_destroy(&r.dispatch_lock);
+    pthread_mutex_destroy(&r.error_lock);
     return rc;
 }

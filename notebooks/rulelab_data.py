@@ -9,6 +9,14 @@ notebooks.
   - summarise() gives, per group of games, the report's numbers (see
     rulelab_stats): the seat-0 score with its 95% Wilson interval, the sign
     test p and its Holm correction across the rows of that table.
+  - Cells that the sweep's stop rule (sprt or ci) ended early had their
+    number of games chosen by their results, so a fixed-sample interval or
+    p-value is not valid for them (optional stopping), nor for a group that
+    includes them. load_games() marks their games (stopped_early, stop),
+    summarise() gives such groups NaN for lo, hi, p, p_holm (left out of
+    Holm), fixed_sample False and the stop rule's own words in `stop`, as
+    `rulelab report` does; fmt_ci and change() say so in the text, and
+    errorbars() draws those points as red crosses without a bar.
 """
 import math
 import os
@@ -95,6 +103,76 @@ def strength(spec):
     return (3, 0, spec)
 
 
+def _sweep_stop_settings(text):
+    """The stop rule of a stored sweep file: a dict with stop, sprt_p0,
+    sprt_p1, alpha, beta, ci_width (the defaults of experiments/sweep.c
+    where the file leaves them out), or None if the [sweep] section cannot
+    be read."""
+    settings = {"stop": "none", "sprt_p0": 0.5, "sprt_p1": 0.55,
+                "alpha": 0.05, "beta": 0.05, "ci_width": 0.1}
+    section = None
+    try:
+        for line in (text or "").splitlines():
+            line = line.split(";", 1)[0].strip()
+            if line.startswith("["):
+                section = line.strip("[] ").lower()
+            elif section == "sweep" and "=" in line:
+                key, _, value = line.partition("=")
+                key, value = key.strip(), value.strip()
+                if key == "stop":
+                    settings["stop"] = value
+                elif key in settings:
+                    settings[key] = float(value)
+    except ValueError:
+        return None
+    return settings
+
+
+def cell_stops(con):
+    """One row per cell (index cell_id): stopped_early (a stop rule ended it
+    before its planned games) and stop (the rule's words, as the report's
+    stop column: the SPRT decision with its log-likelihood ratio and bounds,
+    or the interval rule's width; '' for a fixed sample)."""
+    cols = ["stopped_early", "stop"]
+    if not table_exists(con, "cells"):
+        return pd.DataFrame(columns=cols)
+    rows = con.execute(
+        "SELECT c.id, c.stopped_at, c.games_planned, s.file_text,"
+        " SUM(g.result = 'seat0'), SUM(g.result = 'draw'),"
+        " SUM(g.result = 'seat1'), COUNT(g.id)"
+        " FROM cells c JOIN sweeps s ON s.id = c.sweep_id"
+        " LEFT JOIN games g ON g.cell_id = c.id GROUP BY c.id").fetchall()
+    out = {}
+    for cid, stopped_at, planned, text, w, d, l, n in rows:
+        w, d, l = w or 0, d or 0, l or 0
+        early = stopped_at is not None and stopped_at < planned
+        st = _sweep_stop_settings(text)
+        words = ""
+        if st is not None and st["stop"] == "sprt":
+            p0, p1 = st["sprt_p0"], st["sprt_p1"]
+            decision, llr, lower, upper = rs.sprt(w, d, l, p0, p1, st["alpha"],
+                                                  st["beta"])
+            if early and decision != "none":
+                h1 = decision == "accept_h1"
+                words = (f"sprt stopped after {stopped_at}: accept "
+                         f"{'H1' if h1 else 'H0'} (score {p1 if h1 else p0:g}, "
+                         f"not {p0 if h1 else p1:g}), llr {llr:.3f} "
+                         f"{'>=' if h1 else '<='} {upper if h1 else lower:.3f}")
+            elif early:
+                words = (f"sprt stopped after {stopped_at}: llr {llr:.3f} now "
+                         f"inside ({lower:.3f}, {upper:.3f})")
+            else:
+                words = (f"sprt: no decision in {n} games, llr {llr:.3f} in "
+                         f"({lower:.3f}, {upper:.3f})")
+        elif early and st is not None and st["stop"] == "ci":
+            words = (f"ci stopped after {stopped_at}: 95% interval <= "
+                     f"{st['ci_width']:g} wide")
+        elif early:
+            words = f"stopped after {stopped_at} (stop rule unreadable)"
+        out[cid] = (early, words)
+    return pd.DataFrame.from_dict(out, orient="index", columns=cols)
+
+
 GAME_COLUMNS = ("id, sweep, game, variant, agent0_name, agent1_name, agent0, "
                 "agent1, cell_id, game_index, side0, side1, result, "
                 "winner_seat, reason, plies")
@@ -138,7 +216,27 @@ def load_games(con, where="", moves=False):
              zip(df[f"agent{seat}_name"], df[f"agent{seat}"])],
             index=df.index, dtype=object)
     df["pair"] = df["name0"] + " vs " + df["name1"]
+    stops = cell_stops(con)
+    df["stopped_early"] = df["cell_id"].map(stops["stopped_early"]).fillna(
+        False).astype(bool)
+    df["stop"] = df["cell_id"].map(stops["stop"]).fillna("")
     return df
+
+
+def fixed_sample(games):
+    """Whether a fixed-sample interval or p-value is valid for these games:
+    none of them comes from a cell a stop rule ended early."""
+    return not ("stopped_early" in games and bool(games["stopped_early"].any()))
+
+
+def score_interval(games, points=None):
+    """(lo, hi): the 95% Wilson interval of points (default: seat 0's
+    points) over len(games), or (NaN, NaN) when the games include a cell
+    stopped early (see fixed_sample)."""
+    if not fixed_sample(games):
+        return math.nan, math.nan
+    return rs.wilson(games["points0"].sum() if points is None else points,
+                     len(games))
 
 
 def variant_labels(df, exclude=()):
@@ -169,12 +267,15 @@ def summarise(df, by, holm_rows=True):
     draws_rules, draws_cap, draw_rate, score (seat 0), lo, hi (95% Wilson),
     p (sign test on decisive games), p_holm (Holm across these rows),
     mean_plies, median_plies, plies_lo, plies_hi (95% normal interval of the
-    mean), reasons (counts per end reason)."""
+    mean), reasons (counts per end reason), fixed_sample, stop. A group with
+    games of a cell stopped early (fixed_sample False) gets NaN for lo, hi,
+    p, p_holm, plies_lo and plies_hi and is left out of Holm; its stop says
+    why (the stop rule's decision for a single cell)."""
     by = list(by)
     columns = by + ["games", "wins0", "wins1", "draws_rules", "draws_cap",
                     "draw_rate", "score", "lo", "hi", "p", "p_holm",
                     "mean_plies", "median_plies", "plies_lo", "plies_hi",
-                    "reasons"]
+                    "reasons", "fixed_sample", "stop"]
     if df.empty:
         return pd.DataFrame(columns=columns)
     rows = []
@@ -184,40 +285,58 @@ def summarise(df, by, holm_rows=True):
         w0 = int((g["result"] == "seat0").sum())
         w1 = int((g["result"] == "seat1").sum())
         dr, dc = int(g["draw_rules"].sum()), int(g["draw_cap"].sum())
-        lo, hi = rs.wilson(w0 + (dr + dc) / 2, n)
+        fixed = fixed_sample(g)
+        lo, hi = score_interval(g, w0 + (dr + dc) / 2)
         plies = g["plies"].astype(float)
         sd = plies.std(ddof=1) if n > 1 else 0.0
         half = rs.Z95 * sd / math.sqrt(n) if n > 1 else 0.0
+        half = half if fixed else math.nan
+        if "stop" in g and g["cell_id"].nunique() == 1:
+            stop = g["stop"].iloc[0]
+        else:
+            stop = "" if fixed else "includes cells stopped early"
         rows.append(dict(zip(by, key), first_id=g["id"].min(), games=n,
                          wins0=w0, wins1=w1, draws_rules=dr, draws_cap=dc,
                          draw_rate=(dr + dc) / n,
                          score=(w0 + (dr + dc) / 2) / n, lo=lo, hi=hi,
-                         p=rs.binom_two_sided_p(w0, w0 + w1),
+                         p=(rs.binom_two_sided_p(w0, w0 + w1) if fixed
+                            else math.nan),
                          mean_plies=plies.mean(),
                          median_plies=plies.median(),
                          plies_lo=plies.mean() - half,
                          plies_hi=plies.mean() + half,
-                         reasons=g["reason"].value_counts().to_dict()))
+                         reasons=g["reason"].value_counts().to_dict(),
+                         fixed_sample=fixed, stop=stop))
     out = pd.DataFrame(rows).sort_values("first_id", kind="stable")
     out = out.reset_index(drop=True)
-    out["p_holm"] = rs.holm(list(out["p"])) if holm_rows else out["p"]
+    out["p_holm"] = math.nan
+    valid = out.index[out["fixed_sample"]]
+    ps = list(out.loc[valid, "p"])
+    out.loc[valid, "p_holm"] = rs.holm(ps) if holm_rows else ps
     return out[columns]
 
 
-def proportion(k, n):
-    """(share, lo, hi): k / n with its 95% Wilson interval (NaN if n = 0)."""
+def proportion(k, n, fixed=True):
+    """(share, lo, hi): k / n with its 95% Wilson interval (NaN if n = 0);
+    lo and hi are NaN when fixed is False (the games include a cell stopped
+    early: pass fixed_sample(games))."""
     if n == 0:
         return float("nan"), 0.0, 1.0
+    if not fixed:
+        return k / n, math.nan, math.nan
     lo, hi = rs.wilson(k, n)
     return k / n, lo, hi
 
 
 def with_share(summary, count, name):
     """Adds columns name, name_lo, name_hi: summary[count] / games with its
-    95% Wilson interval."""
+    95% Wilson interval (NaN in rows that are not a fixed sample)."""
     summary = summary.copy()
     k = summary[count].astype(float) if len(summary) else summary[count]
-    ci = [rs.wilson(a, b) for a, b in zip(k, summary["games"])]
+    fixed = (summary["fixed_sample"] if "fixed_sample" in summary
+             else [True] * len(summary))
+    ci = [rs.wilson(a, b) if f else (math.nan, math.nan)
+          for a, b, f in zip(k, summary["games"], fixed)]
     summary[name] = k / summary["games"] if len(summary) else k
     summary[name + "_lo"] = [c[0] for c in ci]
     summary[name + "_hi"] = [c[1] for c in ci]
@@ -233,6 +352,8 @@ def change(a, b, digits=2, percent=False, unit=""):
         verb = f"stays at {f(a[0])}"
     else:
         verb = f"{'rises' if b[0] > a[0] else 'falls'} from {f(a[0])} to {f(b[0])}"
+    if any(math.isnan(float(v)) for v in (a[1], a[2], b[1], b[2])):
+        return verb + " (no valid 95% interval: a cell stopped early)"
     apart = b[1] > a[2] or a[1] > b[2]
     return verb + (" (95% intervals apart)" if apart else " (95% intervals overlap)")
 
@@ -258,15 +379,29 @@ def errorbars(ax, x, rows, label=None, **kw):
     value, lo, hi = kw.pop("cols", ("score", "lo", "hi"))
     y = rows[value].to_numpy(dtype=float)
     err = [y - rows[lo].to_numpy(dtype=float), rows[hi].to_numpy(dtype=float) - y]
-    return ax.errorbar(x, y, yerr=err, fmt=kw.pop("fmt", "o"), capsize=3,
+    # No bar where the interval is not valid (NaN: a cell stopped early;
+    # matplotlib draws nothing for a NaN error); those points get a red
+    # cross.
+    bars = ax.errorbar(x, y, yerr=err, fmt=kw.pop("fmt", "o"), capsize=3,
                        label=label, **kw)
+    invalid = rows[lo].isna().to_numpy() | rows[hi].isna().to_numpy()
+    if invalid.any():
+        xs = list(x.to_numpy() if hasattr(x, "to_numpy") else x)
+        ax.scatter([v for v, bad in zip(xs, invalid) if bad], y[invalid],
+                   marker="x", color="red", s=60, zorder=5,
+                   label="stopped early: no valid interval")
+    return bars
 
 
 def fmt_ci(lo, hi, digits=2):
+    if math.isnan(float(lo)) or math.isnan(float(hi)):
+        return "[no valid interval: stopped early]"
     return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
 def fmt_p(p):
+    if math.isnan(float(p)):
+        return "n/a (stopped early)"
     return f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"
 
 

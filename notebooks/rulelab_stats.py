@@ -8,7 +8,11 @@ The same definitions as `rulelab report` (experiments/stats.h, report.h):
     binom.test defines it, Holm-corrected across the rows of one table;
   - "balanced within +/- delta": the (1 - 2 alpha) Wilson interval lies
     inside [0.5 - delta, 0.5 + delta] (two one-sided tests at level alpha);
-    "unbalanced" when it lies wholly outside that band; else "undecided".
+    "unbalanced" when it lies wholly outside that band; else "undecided";
+  - Wald's SPRT on the seat-0 score (sprt), as the runner stops cells: a
+    cell a stop rule ended early has no valid fixed-sample interval or p
+    (its number of games depended on its results), so rulelab_data gives
+    it NaN there and this test's own decision instead.
 
 Pure Python (math and statistics only), so it needs nothing beyond the
 interpreter; tests/test_notebooks.sh checks it against `rulelab report`.
@@ -18,7 +22,7 @@ import os
 from statistics import NormalDist
 
 __all__ = ["normal_quantile", "wilson", "binom_two_sided_p", "holm",
-           "equivalence", "settings", "Z95"]
+           "equivalence", "sprt_bounds", "sprt", "settings", "Z95"]
 
 # binom.test's relative tolerance for "no more likely than the outcome seen".
 _BINOM_REL_TOL = 1e-7
@@ -103,6 +107,24 @@ def equivalence(successes, n, delta=0.05, alpha=0.05):
     if hi < 0.5 - delta or lo > 0.5 + delta:
         return "unbalanced", lo, hi
     return "undecided", lo, hi
+
+
+def sprt_bounds(alpha, beta):
+    """Wald's bounds (lower, upper) = (log(beta / (1 - alpha)),
+    log((1 - beta) / alpha))."""
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def sprt(wins, draws, losses, p0, p1, alpha, beta):
+    """Wald's SPRT on seat 0's score, H0: score p0 against H1: score p1, a
+    draw half a success and half a failure (as experiments/stats.h):
+    ("accept_h1" | "accept_h0" | "none", llr, lower, upper)."""
+    llr = ((wins + draws / 2) * math.log(p1 / p0)
+           + (losses + draws / 2) * math.log((1 - p1) / (1 - p0)))
+    lower, upper = sprt_bounds(alpha, beta)
+    decision = ("accept_h1" if llr >= upper else
+                "accept_h0" if llr <= lower else "none")
+    return decision, llr, lower, upper
 
 
 def settings():

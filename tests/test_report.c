@@ -1,0 +1,457 @@
+/*
+ * test_report.c -- the report against concurrent writers and early-stopped
+ * cells:
+ *  - a report reads one snapshot: games committed by another connection
+ *    while the report runs (between its statements) change none of its
+ *    numbers;
+ *  - a cell stopped by SPRT is reported with the sequential test's own
+ *    decision, log-likelihood ratio and bounds (computed by hand below),
+ *    its fixed-sample interval and p-value are marked not valid and kept
+ *    out of the Holm family; a cell stopped by the interval rule is
+ *    flagged likewise;
+ *  - the runner, which hands out work lazily: with SPRT early stopping 1
+ *    and 2 threads store the same rows, and a resumed cell plays exactly
+ *    the indices missing from it (stored runs of indices are skipped).
+ * The databases are made with the store and filled with plain SQL, so each
+ * number asserted is known from the rows written here.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "report.h"
+#include "runner.h"
+#include "stats.h"
+#include "store.h"
+#include "sweep.h"
+
+struct fixture {
+    char dir[64], path[128];
+    struct store *writer;
+    int64_t ids[4];
+    int n_cells;
+};
+
+/* A new database in a new temporary folder, with the sweep `text`
+ * registered (one cell per sweep cell) through the writer store. */
+static void make_db(struct fixture *f, const char *text)
+{
+    snprintf(f->dir, sizeof f->dir, "/tmp/rulelab_report_XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    snprintf(f->path, sizeof f->path, "%s/r.db", f->dir);
+    struct sweep s;
+    char err[1024];
+    if (sweep_parse("test.ini", text, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    if (store_open(f->path, 0, &f->writer, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(s.n_cells <= 4);
+    if (store_begin_run(f->writer, &s, 1, f->ids, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    f->n_cells = s.n_cells;
+    sweep_free(&s);
+}
+
+static void drop_db(struct fixture *f)
+{
+    char side[160];
+    store_close(f->writer);
+    unlink(f->path);
+    snprintf(side, sizeof side, "%s-wal", f->path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", f->path);
+    unlink(side);
+    rmdir(f->dir);
+}
+
+static void exec_sql(sqlite3 *db, const char *sql)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("%s: %s", sql, msg ? msg : "?");
+}
+
+/* Adds game `index` of cell `cell` (committed at once: autocommit). */
+static void add_game(sqlite3 *db, int64_t cell, int index, const char *result,
+                     const char *reason, int plies)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO games (cell_id, game_index, seed, side0, side1,"
+             " result, winner_seat, reason, plies, duration_ms, finished,"
+             " moves) VALUES (%lld, %d, %d, 'white', 'black', '%s', %s, '%s',"
+             " %d, 1.0, '2026-01-01T00:00:00Z', 'e2e4')",
+             (long long)cell, index, index, result,
+             strcmp(result, "seat0") == 0   ? "0"
+             : strcmp(result, "seat1") == 0 ? "1"
+                                            : "NULL",
+             reason, plies);
+    exec_sql(db, sql);
+}
+
+/* ---- one snapshot per report -------------------------------------------- */
+
+struct intruder {
+    sqlite3 *writer;
+    int64_t cell;
+    int statements, fired;
+};
+
+/* Called as each statement of the report starts: the first time a
+ * statement after the counting one starts (the median's), another
+ * connection commits two more games into the cell. */
+static int intrude(unsigned type, void *ctx, void *stmt, void *sql)
+{
+    (void)type;
+    (void)stmt;
+    struct intruder *in = ctx;
+    if (strstr((const char *)sql, "ROW_NUMBER") && !in->fired) {
+        in->fired = 1;
+        add_game(in->writer, in->cell, 3, "seat1", "khan", 1);
+        add_game(in->writer, in->cell, 4, "seat1", "khan", 2);
+    }
+    in->statements++;
+    return 0;
+}
+
+static void test_report_reads_one_snapshot(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = snap\ngames = 10\n[game serbest]\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\norders = given\n");
+    sqlite3 *w = store_db(f.writer);
+    /* three games: plies 10, 20, 30 (median 20), all won by checkmate */
+    add_game(w, f.ids[0], 0, "seat0", "checkmate", 10);
+    add_game(w, f.ids[0], 1, "seat0", "checkmate", 20);
+    add_game(w, f.ids[0], 2, "seat0", "checkmate", 30);
+    struct store *reader;
+    char err[512] = "";
+    assert_int_equal(store_open(f.path, 1, &reader, err, sizeof err), 0);
+    struct intruder in = {w, f.ids[0], 0, 0};
+    sqlite3_trace_v2(store_db(reader), SQLITE_TRACE_STMT, intrude, &in);
+    struct report r;
+    assert_int_equal(report_build(store_db(reader), NULL, &r, err, sizeof err),
+                     0);
+    sqlite3_trace_v2(store_db(reader), 0, NULL, NULL);
+    /* the intruder did commit its games during the report ... */
+    assert_true(in.fired);
+    /* ... and the report saw none of them: had the median's statement read
+     * a newer snapshot, it would fold the 5 sorted plies 1, 2, 10, 20, 30
+     * with the count 3 and give 2, and the reasons would add "khan 2". */
+    assert_int_equal(r.n_cells, 1);
+    assert_int_equal(r.cells[0].games, 3);
+    assert_float_equal(r.cells[0].median_plies, 20, 1e-12);
+    assert_string_equal(r.cells[0].reasons, "checkmate 3");
+    assert_int_equal(r.variants[0].games, 3);
+    assert_string_equal(r.variants[0].reasons, "checkmate 3");
+    report_free(&r);
+    /* the next report sees all five: median of 1, 2, 10, 20, 30 is 10 */
+    assert_int_equal(report_build(store_db(reader), NULL, &r, err, sizeof err),
+                     0);
+    assert_int_equal(r.cells[0].games, 5);
+    assert_float_equal(r.cells[0].median_plies, 10, 1e-12);
+    assert_string_equal(r.cells[0].reasons, "checkmate 3, khan 2");
+    report_free(&r);
+    /* and the reader holds no transaction after a report */
+    assert_int_equal(sqlite3_get_autocommit(store_db(reader)), 1);
+    store_close(reader);
+    drop_db(&f);
+}
+
+/* ---- cells stopped early -------------------------------------------------- */
+
+static void test_sprt_cell_reports_the_sequential_decision(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = seq\ngames = 100\nstop = sprt\n"
+                "sprt_p0 = 0.5\nsprt_p1 = 0.6\nalpha = 0.05\nbeta = 0.05\n"
+                "min_games = 5\n[game serbest]\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\n");
+    assert_int_equal(f.n_cells, 2);
+    sqlite3 *w = store_db(f.writer);
+    /* cell a-b: 2 seat-0 wins and 15 losses, stopped there by SPRT */
+    for (int i = 0; i < 17; i++)
+        add_game(w, f.ids[0], i, i < 2 ? "seat0" : "seat1", "checkmate", 10);
+    char sql[128];
+    snprintf(sql, sizeof sql, "UPDATE cells SET stopped_at = 17 WHERE id = "
+             "%lld", (long long)f.ids[0]);
+    exec_sql(w, sql);
+    /* cell b-a: 10 seat-0 wins, still running (not stopped) */
+    for (int i = 0; i < 10; i++)
+        add_game(w, f.ids[1], i, "seat0", "khan", 20);
+    struct report r;
+    char err[512] = "";
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.n_cells, 2);
+    const struct report_row *a = &r.cells[0], *b = &r.cells[1];
+    assert_int_equal(a->cell_id, f.ids[0]);
+    /* Wald's SPRT by hand: llr = W log(p1/p0) + L log((1-p1)/(1-p0))
+     *   = 2 log 1.2 + 15 log 0.8 = 0.3646431136 - 3.3471532695
+     *   = -2.9825101559 <= log(beta / (1 - alpha)) = log(1/19)
+     *   = -2.9444389792: accept H0; upper bound log 19 = 2.9444389792. */
+    assert_int_equal(a->stop.rule, STOP_SPRT);
+    assert_int_equal(a->stop.stopped_at, 17);
+    assert_int_equal(a->stop.decision, STATS_SPRT_ACCEPT_H0);
+    assert_float_equal(a->stop.llr, -2.9825101559, 1e-9);
+    assert_float_equal(a->stop.lower, -2.9444389792, 1e-9);
+    assert_float_equal(a->stop.upper, 2.9444389792, 1e-9);
+    /* its fixed-sample statistics are marked not valid */
+    assert_int_equal(a->fixed_sample, 0);
+    assert_true(isnan(a->lo) && isnan(a->hi) && isnan(a->p)
+                && isnan(a->p_holm));
+    assert_float_equal(a->score0, 2.0 / 17, 1e-12);
+    char text[256];
+    report_stop_text(a, text, sizeof text);
+    assert_non_null(strstr(text, "sprt stopped after 17: accept H0"));
+    assert_non_null(strstr(text, "-2.983 <= -2.944"));
+    /* the running cell keeps them, and Holm runs over it alone: p = 2 *
+     * 2^-10 = 0.001953125 and so is its p_holm. Had the stopped cell's
+     * p = 2 * (1 + 17 + 136) / 2^17 = 0.00235 stayed in the family, the
+     * smaller p would be doubled to 0.00390625. */
+    assert_int_equal(b->fixed_sample, 1);
+    assert_int_equal(b->stop.rule, STOP_SPRT);
+    assert_int_equal(b->stop.stopped_at, -1);
+    assert_float_equal(b->p, 0.001953125, 1e-15);
+    assert_float_equal(b->p_holm, 0.001953125, 1e-15);
+    double lo, hi;
+    stats_wilson(10, 10, 1.959963984540054, &lo, &hi);
+    assert_float_equal(b->lo, lo, 1e-15);
+    assert_float_equal(b->hi, hi, 1e-15);
+    /* the variant and the pair include the stopped cell */
+    assert_int_equal(r.n_variants, 1);
+    assert_int_equal(r.variants[0].fixed_sample, 0);
+    assert_true(isnan(r.variants[0].p) && isnan(r.variants[0].lo));
+    report_stop_text(&r.variants[0], text, sizeof text);
+    assert_string_equal(text, "includes cells stopped early");
+    assert_int_equal(r.n_pairs, 1);
+    assert_int_equal(r.pairs[0].fixed_sample, 0);
+    assert_true(isnan(r.pairs[0].lo));
+    /* every format says so: n/a in the table, null in JSON */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    report_print(&r, REPORT_CSV, out);
+    fclose(out);
+    assert_non_null(strstr(buf, ",n/a,n/a,n/a,\"sprt stopped after 17: "
+                                "accept H0"));
+    free(buf);
+    out = open_memstream(&buf, &len);
+    report_print(&r, REPORT_JSON, out);
+    fclose(out);
+    assert_non_null(strstr(buf, "\"s0_ci95\": null, \"p\": null, "
+                                "\"p_holm\": null, \"fixed_sample\": false, "
+                                "\"stop\": {\"rule\": \"sprt\", "
+                                "\"stopped_after\": 17, \"decision\": "
+                                "\"accept_h0\", \"llr\": -2.982510"));
+    free(buf);
+    report_free(&r);
+    drop_db(&f);
+}
+
+static void test_ci_stopped_cell_is_flagged(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = ci\ngames = 50\nstop = ci\n"
+                "ci_width = 0.6\nmin_games = 5\n[game serbest]\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\norders = given\n");
+    sqlite3 *w = store_db(f.writer);
+    for (int i = 0; i < 12; i++)
+        add_game(w, f.ids[0], i, i % 2 ? "seat0" : "seat1", "checkmate", 10);
+    char sql[128];
+    snprintf(sql, sizeof sql, "UPDATE cells SET stopped_at = 12 WHERE id = "
+             "%lld", (long long)f.ids[0]);
+    exec_sql(w, sql);
+    struct report r;
+    char err[512] = "", text[256];
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.cells[0].stop.rule, STOP_CI);
+    assert_int_equal(r.cells[0].fixed_sample, 0);
+    assert_true(isnan(r.cells[0].lo));
+    report_stop_text(&r.cells[0], text, sizeof text);
+    assert_string_equal(text, "ci stopped after 12: 95% interval <= 0.6 wide");
+    report_free(&r);
+    /* a cell the rule "stopped" at its planned games was not ended early:
+     * its number of games is the planned one either way */
+    snprintf(sql, sizeof sql, "UPDATE cells SET stopped_at = 50, "
+             "games_planned = 50 WHERE id = %lld", (long long)f.ids[0]);
+    exec_sql(w, sql);
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.cells[0].fixed_sample, 1);
+    assert_false(isnan(r.cells[0].lo));
+    report_free(&r);
+    drop_db(&f);
+}
+
+/* ---- the runner ----------------------------------------------------------- */
+
+static void run_into(const char *text, const char *path, int threads,
+                     struct run_result *r)
+{
+    struct sweep s;
+    struct store *st;
+    char err[1024];
+    if (sweep_parse("test.ini", text, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    if (store_open(path, 0, &st, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    struct run_options o = {threads, 1, 2.0, 3};
+    if (runner_run(&s, st, &o, r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    store_close(st);
+    sweep_free(&s);
+}
+
+/* Every stored row but the timing columns, one line per game, in order,
+ * then each cell's early stop. */
+static char *rows_of(const char *path)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db,
+        "SELECT variant, agent0, agent1, game_index, seed, side0, side1, "
+        "result, winner_seat, reason, plies, moves FROM game_view UNION ALL "
+        "SELECT v.canonical, a0.spec, a1.spec, -1, c.stopped_at, '', '', '',"
+        " '', '', '', '' FROM cells c JOIN variants v ON v.id = c.variant_id"
+        " JOIN agents a0 ON a0.id = c.agent0_id JOIN agents a1"
+        " ON a1.id = c.agent1_id ORDER BY 1, 2, 3, 4", -1, &q, NULL),
+        SQLITE_OK);
+    size_t len = 0, cap = 1 << 16;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        for (int c = 0; c < 12; c++) {
+            const char *t = (const char *)sqlite3_column_text(q, c);
+            size_t need = len + (t ? strlen(t) : 4) + 2;
+            if (need >= cap)
+                out = realloc(out, cap = 2 * need);
+            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
+                                   c == 11 ? '\n' : '|');
+        }
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return out;
+}
+
+static void remove_db(const char *path)
+{
+    char side[600];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
+static void test_sprt_rows_same_on_one_and_two_threads(void **state)
+{
+    (void)state;
+    /* random attackers against a small MCTS rarely win: seat 0's score in
+     * "a vs b" is well below 0.5 (losses and draws at the ply cap), so SPRT
+     * accepts H0 (0.5 against 0.6) before 60 games: a loss adds
+     * log(0.4/0.5) = -0.223 to the LLR, a draw -0.020, the bound is
+     * log(0.05/0.95) = -2.944 */
+    const char *text =
+        "[sweep]\nname = sprt\nseed = 11\ngames = 60\nstop = sprt\n"
+        "sprt_p0 = 0.5\nsprt_p1 = 0.6\nmin_games = 5\n"
+        "[game tafl]\nmax_plies = 80\n"
+        "[agents]\na = random\nb = mcts(iterations=4)\n"
+        "[matchups]\npairs = a vs b\n";
+    char dir[64], one[96], two[96];
+    snprintf(dir, sizeof dir, "/tmp/rulelab_report_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(one, sizeof one, "%s/one.db", dir);
+    snprintf(two, sizeof two, "%s/two.db", dir);
+    struct run_result r1, r2;
+    run_into(text, one, 1, &r1);
+    run_into(text, two, 2, &r2);
+    char *a = rows_of(one), *b = rows_of(two);
+    assert_string_equal(a, b);
+    assert_int_equal(r1.played, r2.played);
+    assert_true(r1.played < 120);
+    /* a cell stopped early, after exactly the games it holds */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(one, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM cells WHERE"
+                     " stopped_at < 60 AND stopped_at = (SELECT COUNT(*) FROM"
+                     " games WHERE cell_id = cells.id)", -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_true(sqlite3_column_int(q, 0) >= 1);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    free(a);
+    free(b);
+    remove_db(one);
+    remove_db(two);
+    rmdir(dir);
+}
+
+static void test_resume_plays_exactly_the_missing_games(void **state)
+{
+    (void)state;
+    const char *text =
+        "[sweep]\nname = gaps\nseed = 2\ngames = 10\n"
+        "[game serbest]\nmax_plies = 20\n"
+        "[agents]\na = random\nb = mcts(iterations=2)\n"
+        "[matchups]\npairs = a vs b\norders = given\n";
+    struct fixture f;
+    make_db(&f, text);
+    /* stored before the run: indices 0-2, 5 and 7-8 (fake moves mark
+     * them); the run must play 3, 4, 6 and 9 and nothing else */
+    static const int stored[] = {0, 1, 2, 5, 7, 8};
+    for (int i = 0; i < 6; i++)
+        add_game(store_db(f.writer), f.ids[0], stored[i], "draw", "ply_cap",
+                 99);
+    store_close(f.writer);
+    f.writer = NULL;
+    struct run_result r;
+    run_into(text, f.path, 2, &r);
+    assert_int_equal(r.total, 4);
+    assert_int_equal(r.played, 4);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(f.path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(game_index)"
+                     " FROM (SELECT game_index FROM games WHERE plies <> 99"
+                     " ORDER BY game_index)", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal(sqlite3_column_text(q, 0), "3,4,6,9");
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    /* and again: nothing is left */
+    run_into(text, f.path, 2, &r);
+    assert_int_equal(r.total, 0);
+    drop_db(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report_reads_one_snapshot),
+        cmocka_unit_test(test_sprt_cell_reports_the_sequential_decision),
+        cmocka_unit_test(test_ci_stopped_cell_is_flagged),
+        cmocka_unit_test(test_sprt_rows_same_on_one_and_two_threads),
+        cmocka_unit_test(test_resume_plays_exactly_the_missing_games),
+    };
+    return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}

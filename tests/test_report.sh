@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# test_report.sh -- end-to-end tests of what `report`, `export` and `run`
+# must never do with exit 0: lose output to a full disk (/dev/full gives
+# ENOSPC on every write), play into a throw-away database (`--db ""`),
+# report an unknown sweep as empty; and `report --format json` must be
+# valid JSON (checked with Python's json module, the U+FFFD replacements
+# checked against Python's own UTF-8 decoder) whatever bytes the names hold.
+# Usage: test_report.sh PATH/TO/rulelab
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+py=/usr/bin/python3
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pass=0
+fail=0
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
+    local name=$1 want_rc=$2 want_text=$3
+    shift 4
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want_text" <<<"$out"; then
+        bad "$name: rc=$rc (want $want_rc), output:"
+        sed 's/^/    /' <<<"$out" | head -20
+    else
+        ok "$name"
+    fi
+}
+
+cat >"$dir/small.ini" <<'INI'
+[sweep]
+name = report_test
+seed = 5
+games = 4
+[game serbest]
+max_plies = 40
+[agents]
+a = random
+b = random
+[matchups]
+pairs = a vs b
+orders = given
+INI
+
+cd "$dir" || exit 1
+check "run --db empty"      2 '--db needs a path'  -- "$bin" run small.ini --db "" --quiet
+[ ! -e results ] && ok "run --db empty created nothing" \
+    || bad "run --db empty created results/"
+check "run"                 0 ''                    -- "$bin" run small.ini --db r.db --quiet
+check "report"              0 'ply'         -- "$bin" report r.db --format csv --sweep report_test
+check "report > /dev/full"  1 'writing the report failed: No space left on device' \
+    -- sh -c "'$bin' report r.db > /dev/full"
+check "report json > /dev/full" 1 'No space left on device' \
+    -- sh -c "'$bin' report r.db --format json > /dev/full"
+check "export > /dev/full"  1 'writing the CSV failed: No space left on device' \
+    -- sh -c "'$bin' export r.db --csv > /dev/full"
+check "export --out /dev/full" 1 'writing /dev/full failed: No space left on device' \
+    -- "$bin" export r.db --csv --out /dev/full
+check "report --sweep nosuch" 1 "holds no sweep named 'nosuch'; its sweeps: report_test" \
+    -- "$bin" report r.db --sweep nosuch
+
+# Names with every kind of ill-formed UTF-8 (a lone continuation byte, an
+# overlong form, a surrogate, a truncated 3- and 4-byte sequence, 0xff)
+# and control characters, written into the database as raw bytes.
+names_hex='61ff0962c0af0aed a080 e282 78f0 9f98 01 22 5c 7f e282ac'
+names_hex=$(tr -d ' ' <<<"$names_hex")
+"$py" - "$dir/r.db" "$names_hex" <<'PY'
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+con.execute(f"UPDATE cells SET agent0_name = CAST(X'{sys.argv[2]}' AS TEXT)")
+con.commit()
+PY
+"$bin" report r.db --format json >report.json 2>report.err
+rc=$?
+out=$("$py" - report.json "$names_hex" <<'PY' 2>&1
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+report = json.loads(raw.decode("utf-8"))  # strict: fails on invalid UTF-8
+want = bytes.fromhex(sys.argv[2]).decode("utf-8", "replace")
+got = report["cells"][0]["seat0"]
+assert got == want, f"seat0 is {got!r}, want {want!r}"
+print(f"{len(report['cells'])} cells, seat0 {got!r}")
+PY
+)
+pyrc=$?
+if [ "$rc" -eq 0 ] && [ "$pyrc" -eq 0 ]; then ok "report json is valid with non-UTF-8 names: $out"
+else bad "report json with non-UTF-8 names (rc $rc): $out $(cat report.err)"; fi
+
+# Cells stopped early: the report (CSV and JSON) and the notebooks'
+# statistics (notebooks/rulelab_data.py) agree on which cells have no valid
+# fixed-sample interval, and on the stop rule's words. Random attackers
+# against a small MCTS in tafl: a vs b stops early (SPRT accepts H0), b vs a
+# runs to its 60 games with no decision.
+cat >"$dir/sprt.ini" <<'INI'
+[sweep]
+name = sprt
+seed = 11
+games = 60
+stop = sprt
+sprt_p0 = 0.5
+sprt_p1 = 0.6
+min_games = 5
+[game tafl]
+max_plies = 80
+[agents]
+a = random
+b = mcts(iterations=4)
+[matchups]
+pairs = a vs b
+INI
+"$bin" run sprt.ini --db sprt.db --threads 2 --quiet
+"$bin" report sprt.db --format json >sprt.json
+"$bin" report sprt.db --format csv >sprt.csv
+"$bin" report sprt.db >sprt.txt
+if grep -q "1 cell was stopped early" sprt.txt; then ok "report says a cell was stopped early"
+else bad "report table does not say a cell was stopped early: $(head -3 sprt.txt)"; fi
+out=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/notebooks" MPLBACKEND=Agg \
+      "$py" - sprt.db sprt.json sprt.csv <<'PY' 2>&1
+import csv, json, math, sys
+import rulelab_data as rd
+games = rd.load_games(rd.connect(sys.argv[1]))
+cells = rd.summarise(games, ["cell_id", "variant"])
+report = json.load(open(sys.argv[2]))
+lines = open(sys.argv[3]).read().split("\n\n")[0].splitlines()[1:]
+table = list(csv.DictReader(lines))
+assert len(cells) == len(report["cells"]) == len(table) == 2
+early = 0
+for (_, mine), theirs, row in zip(cells.iterrows(), report["cells"], table):
+    assert mine["games"] == theirs["games"]
+    assert mine["fixed_sample"] == theirs["fixed_sample"], (mine, theirs)
+    assert mine["stop"] == row["stop"], (mine["stop"], row["stop"])
+    if theirs["fixed_sample"]:
+        assert abs(mine["lo"] - theirs["s0_ci95"][0]) < 1e-6
+        assert abs(mine["p_holm"] - theirs["p_holm"]) < 1e-6 * theirs["p_holm"]
+        assert row["s0_ci95"] != "n/a"
+    else:
+        early += 1
+        assert theirs["s0_ci95"] is None and theirs["p"] is None
+        assert math.isnan(mine["lo"]) and math.isnan(mine["p_holm"])
+        assert row["s0_ci95"] == row["p"] == row["p_holm"] == "n/a"
+        stop = theirs["stop"]
+        assert stop["decision"] in ("accept_h0", "accept_h1")
+        assert stop["stopped_after"] == theirs["games"] < 60
+        assert rd.fmt_ci(mine["lo"], mine["hi"]).startswith("[no valid")
+variants = rd.summarise(games, ["game", "variant"])
+assert not variants["fixed_sample"].iloc[0] and math.isnan(variants["lo"].iloc[0])
+assert report["variants"][0]["fixed_sample"] is False
+print(f"{early} early-stopped cell of 2, the same in both: {table[0]['stop']}")
+sys.exit(0 if early == 1 else 1)
+PY
+)
+[ $? -eq 0 ] && ok "report and notebooks mark the early-stopped cell: $out" \
+    || bad "report and notebooks on early-stopped cells: $out"
+
+# run: memory does not grow with the games a cell plans. Two cells of 10^7
+# games each that a stop rule ends after 4 games (at n = 4 every Wilson
+# interval is narrower than 0.9: the widest, 2 of 4, is 0.15..0.85), in
+# 200 MB of address space. Listing the work and the waiting games per game
+# took 8 + 8 bytes a planned game: 320 MB for these cells, and the run
+# failed with "out of memory". Sanitizer builds reserve terabytes of
+# address space, so the limit is not applied there.
+cat >"$dir/big.ini" <<'INI'
+[sweep]
+name = big
+seed = 1
+games = 10000000
+stop = ci
+ci_width = 0.9
+min_games = 4
+[game serbest]
+max_plies = 30
+[agents]
+a = random
+b = mcts(iterations=2,max_mb=1)
+[matchups]
+pairs = a vs b
+INI
+if grep -qa -e __asan_init -e __tsan_init -e __msan_init "$bin"; then
+    echo "skip run in 200 MB: a sanitizer build"
+else
+    out=$( (ulimit -v 200000; "$bin" run big.ini --db big.db --threads 2 --quiet) 2>&1)
+    rc=$?
+    games=$(sqlite3 big.db "SELECT group_concat(n) FROM (SELECT COUNT(*) AS n
+              FROM games GROUP BY cell_id ORDER BY cell_id)" 2>&1)
+    stops=$(sqlite3 big.db "SELECT group_concat(stopped_at) FROM cells" 2>&1)
+    if [ "$rc" -eq 0 ] && [ "$games" = "4,4" ] && [ "$stops" = "4,4" ]; then
+        ok "run of 2 x 10^7 planned games in 200 MB: 4 games a cell, stopped"
+    else bad "run of 2 x 10^7 planned games in 200 MB: rc $rc, games $games, stopped $stops: $out"; fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -40,7 +40,7 @@ games = 4
 max_plies = 40
 [agents]
 a = random
-b = random
+b = mcts(iterations=2)
 [matchups]
 pairs = a vs b
 orders = given

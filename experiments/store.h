@@ -16,7 +16,14 @@
 
 #include "sweep.h"
 
-#define STORE_SCHEMA_VERSION 1
+/* The schema version this program writes and reads (meta.schema_version).
+ * Opening a database for writing migrates an older one up to it; opening
+ * one for reading needs exactly it. */
+#define STORE_SCHEMA_VERSION 2
+
+/* A cell's seed key: its variant's identity and its two agents'
+ * identities, in seat order, joined by newlines (see results/README.md). */
+#define STORE_SEED_KEY_MAX (3 * VARIANT_TEXT_MAX)
 
 struct store;
 
@@ -34,10 +41,20 @@ struct game_record {
     size_t moves_len; /* strlen(moves) */
 };
 
-/* Opens (creating if needed, and bringing the schema up to date unless
- * readonly) the database at path. Returns 0, or -1 with a message. */
+/* Opens the database at path. For writing (readonly 0) it is created if
+ * needed and its schema brought up to STORE_SCHEMA_VERSION (an empty path
+ * is refused). For reading it must be at STORE_SCHEMA_VERSION: an older or
+ * newer one is refused with a message naming both versions and what to do;
+ * a database in a folder the reader cannot write is read as it is on disk
+ * (SQLite's immutable mode) when no write-ahead log holds data. Returns 0,
+ * or -1 with a message. */
 int store_open(const char *path, int readonly, struct store **out, char *err,
                size_t errsz);
+
+/* Reads the schema version of the database at path without changing it
+ * (0 for an empty one). Returns 0, or -1 with a message. */
+int store_schema_version(const char *path, int *version, char *err,
+                         size_t errsz);
 
 /* Commits what is pending and closes. NULL is fine. */
 void store_close(struct store *st);

@@ -1,0 +1,341 @@
+/*
+ * test_store.c -- the results database: the migration chain on a database
+ * made by release cbdcb07 (tests/fixtures/cbdcb07.sql, from
+ * tests/fixtures/cbdcb07.ini), the versions readers and writers accept,
+ * identity keys that survive a new parameter at its default, behaviour
+ * versions, and what the store reports back about each game it is given.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "runner.h"
+#include "store.h"
+#include "sweep.h"
+
+#ifndef RULELAB_FIXTURES
+#error "RULELAB_FIXTURES must name tests/fixtures"
+#endif
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+static void temp_db(char *path, size_t n)
+{
+    snprintf(path, n, "/tmp/rulelab_test_store_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+}
+
+static void remove_db(const char *path)
+{
+    char side[600];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s.lock", path);
+    unlink(side);
+}
+
+/* Runs sql on the database at path with the plain SQLite API. */
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    char *msg = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("%s: %s", sql, msg);
+    sqlite3_close(db);
+}
+
+/* The rows of a query, one line each, columns joined by '|'. */
+static char *raw_rows(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+    size_t len = 0, cap = 1 << 16;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        int n = sqlite3_column_count(q);
+        for (int c = 0; c < n; c++) {
+            const char *t = (const char *)sqlite3_column_text(q, c);
+            size_t need = len + (t ? strlen(t) : 4) + 2;
+            if (need >= cap)
+                out = realloc(out, cap = 2 * need);
+            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
+                                   c == n - 1 ? '\n' : '|');
+        }
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return out;
+}
+
+static long raw_count(const char *path, const char *sql)
+{
+    char *rows = raw_rows(path, sql);
+    long n = atol(rows);
+    free(rows);
+    return n;
+}
+
+/* A database as release cbdcb07 left it, at path. */
+static void make_fixture_db(const char *path)
+{
+    char *sql = read_file(RULELAB_FIXTURES "/cbdcb07.sql");
+    raw_exec(path, sql);
+    free(sql);
+}
+
+static void load_sweep(const char *path, struct sweep *s)
+{
+    char err[1024];
+    if (sweep_load(path, s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* Every column that version 1 had, of every table, in a fixed order. */
+static const char *const v1_rows =
+    "SELECT * FROM sweeps ORDER BY id;"
+    "SELECT id, sweep_id, program_version, host, threads, started, ended,"
+    " games, status FROM runs ORDER BY id;"
+    "SELECT id, game, canonical FROM variants ORDER BY id;"
+    "SELECT id, spec FROM agents ORDER BY id;"
+    "SELECT id, sweep_id, variant_id, agent0_id, agent1_id, agent0_name,"
+    " agent1_name, games_planned, stopped_at FROM cells ORDER BY id;"
+    "SELECT * FROM games ORDER BY id;"
+    "SELECT * FROM claims ORDER BY id";
+
+/* All of v1_rows' results, concatenated. */
+static char *all_v1_rows(const char *path)
+{
+    char *out = calloc(1, 1);
+    const char *sql = v1_rows;
+    while (*sql) {
+        const char *end = strchr(sql, ';');
+        size_t n = end ? (size_t)(end - sql) : strlen(sql);
+        char one[512];
+        snprintf(one, sizeof one, "%.*s", (int)n, sql);
+        char *rows = raw_rows(path, one);
+        out = realloc(out, strlen(out) + strlen(rows) + 2);
+        strcat(out, rows);
+        strcat(out, "#");
+        free(rows);
+        sql += n + (end ? 1 : 0);
+    }
+    return out;
+}
+
+/* ---- the migration chain ------------------------------------------------ */
+
+/* The fixture migrates to the current version with every row unchanged,
+ * and resuming its sweep plays nothing: no new cell, no new game, and the
+ * seeds cbdcb07 stored are the seeds this program derives. */
+static void test_fixture_migrates_and_resumes(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    temp_db(path, sizeof path);
+    make_fixture_db(path);
+    assert_int_equal(raw_count(path, "SELECT value FROM meta"), 1);
+    char *before = all_v1_rows(path);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM games"), 6);
+
+    struct store *st;
+    if (store_open(path, 0, &st, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    store_close(st);
+    assert_int_equal(raw_count(path, "SELECT value FROM meta WHERE key = "
+                               "'schema_version'"), STORE_SCHEMA_VERSION);
+    char *after = all_v1_rows(path);
+    assert_string_equal(before, after);
+
+    struct sweep s;
+    load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
+    assert_int_equal(s.n_cells, 2);
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    struct run_options o = {1, 1, 2.0, 500};
+    struct run_result r;
+    if (runner_run(&s, st, &o, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.total, 0);
+    assert_int_equal(r.played, 0);
+    /* the cells found are the fixture's two, in the sweep's order */
+    int64_t ids[2];
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
+    assert_int_equal(ids[0], 1);
+    assert_int_equal(ids[1], 2);
+    store_close(st);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells"), 2);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM games"), 6);
+    char *again = all_v1_rows(path);
+    /* only the runs table grew: two more runs, with 0 games */
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM runs"), 3);
+    assert_int_equal(raw_count(path, "SELECT SUM(games) FROM runs WHERE "
+                               "id > 1"), 0);
+    /* ... and every other row is as cbdcb07 wrote it */
+    char *runs_before = strstr(before, "#"), *runs_again = strstr(again, "#");
+    char *rest_before = strstr(runs_before + 1, "#");
+    char *rest_again = strstr(runs_again + 1, "#");
+    assert_string_equal(rest_before, rest_again);
+    /* every stored seed is what this program derives for that game */
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 3; i++) {
+            char sql[160];
+            snprintf(sql, sizeof sql, "SELECT seed FROM games WHERE "
+                     "cell_id = %d AND game_index = %d", c + 1, i);
+            char *rows = raw_rows(path, sql);
+            assert_int_equal(strtoll(rows, NULL, 10),
+                             (int64_t)sweep_game_seed(&s, &s.cells[c], i));
+            free(rows);
+        }
+    sweep_free(&s);
+    free(before);
+    free(after);
+    free(again);
+    remove_db(path);
+}
+
+/* A new database and a migrated one have the same schema, text for text. */
+static void test_new_schema_equals_migrated(void **state)
+{
+    (void)state;
+    char old[64], fresh[64], err[512];
+    temp_db(old, sizeof old);
+    temp_db(fresh, sizeof fresh);
+    make_fixture_db(old);
+    struct store *st;
+    assert_int_equal(store_open(old, 0, &st, err, sizeof err), 0);
+    store_close(st);
+    assert_int_equal(store_open(fresh, 0, &st, err, sizeof err), 0);
+    store_close(st);
+    const char *sql = "SELECT type, name, tbl_name, sql FROM sqlite_master "
+                      "ORDER BY type, name";
+    char *a = raw_rows(old, sql), *b = raw_rows(fresh, sql);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "seed_key"));
+    free(a);
+    free(b);
+    remove_db(old);
+    remove_db(fresh);
+}
+
+/* Readers take exactly this version; writers migrate older ones and refuse
+ * newer ones; each message names the versions and what to do. */
+static void test_versions_readers_and_writers_accept(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    struct store *st;
+    temp_db(path, sizeof path);
+    make_fixture_db(path);
+    assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
+    assert_null(st);
+    assert_non_null(strstr(err, "schema version 1, older than this "
+                                "rulelab's 2"));
+    assert_non_null(strstr(err, "rulelab migrate"));
+    assert_int_equal(raw_count(path, "SELECT value FROM meta"), 1);
+
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    store_close(st);
+    assert_int_equal(store_open(path, 1, &st, err, sizeof err), 0);
+    store_close(st);
+
+    raw_exec(path, "UPDATE meta SET value = '99' WHERE key = "
+             "'schema_version'");
+    for (int readonly = 0; readonly < 2; readonly++) {
+        assert_int_equal(store_open(path, readonly, &st, err, sizeof err), -1);
+        assert_non_null(strstr(err, "schema version 99, newer than this "
+                                    "rulelab knows (1 to 2)"));
+    }
+    raw_exec(path, "UPDATE meta SET value = 'two' WHERE key = "
+             "'schema_version'");
+    assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a rulelab database"));
+    remove_db(path);
+
+    /* another program's database, and no database at all */
+    temp_db(path, sizeof path);
+    raw_exec(path, "CREATE TABLE t (x)");
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a rulelab database"));
+    remove_db(path);
+    FILE *f = fopen(path, "w");
+    fputs("this is not SQLite, but long enough to have a header page ....."
+          "...............................................................",
+          f);
+    fclose(f);
+    assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, path));
+    remove_db(path);
+    assert_int_equal(store_open("", 0, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no database path"));
+}
+
+/* A migration that fails part-way changes nothing: it is one transaction
+ * with its version bump. (A column the migration to version 2 adds is
+ * already there, so its fourth statement fails after three succeeded.) */
+static void test_failed_migration_changes_nothing(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    struct store *st;
+    temp_db(path, sizeof path);
+    make_fixture_db(path);
+    raw_exec(path, "ALTER TABLE agents ADD COLUMN identity TEXT");
+    const char *schema = "SELECT sql FROM sqlite_master ORDER BY name";
+    char *before = raw_rows(path, schema), *rows = all_v1_rows(path);
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "duplicate column name: identity"));
+    char *after = raw_rows(path, schema), *rows_after = all_v1_rows(path);
+    assert_string_equal(before, after);
+    assert_string_equal(rows, rows_after);
+    assert_int_equal(raw_count(path, "SELECT value FROM meta"), 1);
+    free(before);
+    free(after);
+    free(rows);
+    free(rows_after);
+    remove_db(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixture_migrates_and_resumes),
+        cmocka_unit_test(test_new_schema_equals_migrated),
+        cmocka_unit_test(test_versions_readers_and_writers_accept),
+        cmocka_unit_test(test_failed_migration_changes_nothing),
+    };
+    return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}

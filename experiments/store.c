@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "version.h"
 
 struct store {
@@ -451,25 +452,37 @@ static int64_t sweep_id(struct store *st, const struct sweep *s)
 
 /* What identifies a cell, and what its games were played by. */
 struct cell_keys {
-    const char *variant_key, *agent_key[2];
-    char seed_key[STORE_SEED_KEY_MAX];
+    char variant_key[VARIANT_TEXT_MAX], agent_key[2][VARIANT_TEXT_MAX];
     int behaviour[3]; /* the game engine's, seat 0's and seat 1's agent's */
     const char *engine[3]; /* their names: the game, the agent kinds */
 };
 
-static void cell_keys(const struct sweep *s, const struct sweep_cell *c,
-                      struct cell_keys *k)
+/* Splits c->seed_key into its three identities and looks up the behaviour
+ * versions. Returns 0, or -1 with a message for a spec of no known kind. */
+static int cell_keys(const struct sweep *s, const struct sweep_cell *c,
+                     struct cell_keys *k, char *err, size_t errsz)
 {
-    k->variant_key = c->variant_text;
-    k->engine[0] = c->variant.game->name;
-    k->behaviour[0] = 1;
-    for (int i = 0; i < 2; i++) {
-        k->agent_key[i] = s->agents[c->agent[i]].spec;
-        k->engine[1 + i] = s->agents[c->agent[i]].spec;
-        k->behaviour[1 + i] = 1;
+    char *part[3] = {k->variant_key, k->agent_key[0], k->agent_key[1]};
+    const char *p = c->seed_key;
+    for (int i = 0; i < 3; i++) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        snprintf(part[i], VARIANT_TEXT_MAX, "%.*s", (int)n, p);
+        p += n + (end ? 1 : 0);
     }
-    snprintf(k->seed_key, sizeof k->seed_key, "%s\n%s\n%s", k->variant_key,
-             k->agent_key[0], k->agent_key[1]);
+    k->engine[0] = c->variant.game->name;
+    k->behaviour[0] = c->variant.game->behaviour_version;
+    for (int i = 0; i < 2; i++) {
+        const char *spec = s->agents[c->agent[i]].spec;
+        const struct agent_kind *kind = agent_kind_of(spec);
+        if (!kind) {
+            snprintf(err, errsz, "%s: no agent kind", spec);
+            return -1;
+        }
+        k->engine[1 + i] = kind->name;
+        k->behaviour[1 + i] = kind->behaviour_version;
+    }
+    return 0;
 }
 
 /* Checks that a cell's stored games were played by the engine and agent
@@ -531,7 +544,8 @@ static int64_t cell_id(struct store *st, int64_t sweep, const struct sweep *s,
                        const struct sweep_cell *c, char *err, size_t errsz)
 {
     struct cell_keys k;
-    cell_keys(s, c, &k);
+    if (cell_keys(s, c, &k, err, errsz))
+        return -1;
     int64_t variant = text_row_id(
         st, "INSERT INTO variants (game, canonical, identity) VALUES (?1, ?2,"
         " ?3) ON CONFLICT (identity) DO UPDATE SET canonical = ?2 RETURNING id",
@@ -565,7 +579,7 @@ static int64_t cell_id(struct store *st, int64_t sweep, const struct sweep *s,
         && sqlite3_bind_text(q, 6, s->agents[c->agent[1]].name, -1,
                              SQLITE_STATIC) == SQLITE_OK
         && sqlite3_bind_int(q, 7, s->games_per_cell) == SQLITE_OK
-        && sqlite3_bind_text(q, 8, k.seed_key, -1, SQLITE_STATIC) == SQLITE_OK
+        && sqlite3_bind_text(q, 8, c->seed_key, -1, SQLITE_STATIC) == SQLITE_OK
         && sqlite3_bind_int(q, 9, k.behaviour[0]) == SQLITE_OK
         && sqlite3_bind_int(q, 10, k.behaviour[1]) == SQLITE_OK
         && sqlite3_bind_int(q, 11, k.behaviour[2]) == SQLITE_OK
@@ -590,7 +604,12 @@ static void behaviour_text(char *buf, size_t n)
     buf[0] = '\0';
     for (int i = 0; game_list[i] && len < n; i++)
         len += (size_t)snprintf(buf + len, n - len, "%s%s=%d", len ? " " : "",
-                                game_list[i]->name, 1);
+                                game_list[i]->name,
+                                game_list[i]->behaviour_version);
+    for (int i = 0; agent_kinds[i] && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, " %s=%d",
+                                agent_kinds[i]->name,
+                                agent_kinds[i]->behaviour_version);
 }
 
 int store_begin_run(struct store *st, const struct sweep *s, int threads,

@@ -21,10 +21,6 @@
  * one for reading needs exactly it. */
 #define STORE_SCHEMA_VERSION 2
 
-/* A cell's seed key: its variant's identity and its two agents'
- * identities, in seat order, joined by newlines (see results/README.md). */
-#define STORE_SEED_KEY_MAX (3 * VARIANT_TEXT_MAX)
-
 struct store;
 
 /* One finished game, as the runner hands it over. */

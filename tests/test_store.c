@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "agent.h"
 #include "runner.h"
 #include "store.h"
 #include "sweep.h"
@@ -329,6 +330,204 @@ static void test_failed_migration_changes_nothing(void **state)
     remove_db(path);
 }
 
+
+/* ---- identity ----------------------------------------------------------- */
+
+/* tafl with one more parameter, added at identity version 2 with a default
+ * that keeps the old behaviour. */
+static struct param_spec fake_params[VARIANT_MAX_PARAMS];
+static struct game fake_tafl;
+
+static const struct game *make_fake_tafl(void)
+{
+    const struct game *tafl = game_find("tafl");
+    fake_tafl = *tafl;
+    memcpy(fake_params, tafl->params, sizeof *fake_params * (size_t)tafl->n_params);
+    fake_params[tafl->n_params] = (struct param_spec){
+        "fake", PARAM_INT, 0, 0, 5, NULL, "a parameter added later", 2};
+    fake_tafl.params = fake_params;
+    fake_tafl.n_params = tafl->n_params + 1;
+    return &fake_tafl;
+}
+
+/* Puts cell c of s on the fake game, with the fake parameter at value. */
+static void use_fake(struct sweep *s, struct sweep_cell *c, int value)
+{
+    char err[512];
+    c->variant.game = make_fake_tafl();
+    c->variant.values[fake_tafl.n_params - 1] = value;
+    variant_canonical(&c->variant, c->variant_text, sizeof c->variant_text);
+    assert_int_equal(sweep_cell_seed_key(s, c, err, sizeof err), 0);
+}
+
+/* The seeds release cbdcb07 stored for cell 1 (tests/fixtures/cbdcb07.sql:
+ * games 1 to 3). */
+static const int64_t fixture_seeds[3] = {2297731752410430368LL,
+                                         -5459667193177177347LL,
+                                         7609759159429474072LL};
+
+static void test_new_parameter_at_default_keeps_identity(void **state)
+{
+    (void)state;
+    struct sweep s;
+    load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
+    struct sweep_cell *c = &s.cells[0];
+    char before[SWEEP_SEED_KEY_MAX];
+    strcpy(before, c->seed_key);
+    /* the fixture's key: the canonical texts cbdcb07 keyed its cells by */
+    assert_string_equal(before,
+        "tafl(edge_captures_king=1,escape=corner,first=attackers,"
+        "king_armed=0,king_capture=surround,max_plies=60,"
+        "no_capture_limit=50,repetition_limit=3,throne_hostile=0,"
+        "throne_passable=1)\nrandom\nmcts(c=1.4,decisive=1,iterations=10,"
+        "max_mb=64,max_nodes=0,ms=0,playout=random,playout_cap=0,reuse=1,"
+        "solver=1)");
+    for (int i = 0; i < 3; i++)
+        assert_int_equal((int64_t)sweep_game_seed(&s, c, i), fixture_seeds[i]);
+
+    use_fake(&s, c, 0);
+    assert_non_null(strstr(c->variant_text, "fake=0"));
+    assert_string_equal(c->seed_key, before);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal((int64_t)sweep_game_seed(&s, c, i), fixture_seeds[i]);
+
+    use_fake(&s, c, 3);
+    assert_string_not_equal(c->seed_key, before);
+    assert_non_null(strstr(c->seed_key, ",fake=3,first=attackers,"));
+    for (int i = 0; i < 3; i++)
+        assert_int_not_equal((int64_t)sweep_game_seed(&s, c, i),
+                             fixture_seeds[i]);
+    sweep_free(&s);
+
+    /* the same for agents: mcts with a parameter added at version 2 */
+    const struct agent_kind *mcts = agent_kind_of("mcts");
+    struct param_spec params[VARIANT_MAX_PARAMS];
+    double values[VARIANT_MAX_PARAMS];
+    memcpy(params, mcts->params, sizeof *params * (size_t)mcts->n_params);
+    params[mcts->n_params] = (struct param_spec){
+        "zeta", PARAM_REAL, 0.5, 0, 1, NULL, "added later", 2};
+    for (int i = 0; i <= mcts->n_params; i++)
+        values[i] = params[i].def;
+    char id[VARIANT_TEXT_MAX], old_id[VARIANT_TEXT_MAX], err[256];
+    assert_true(agent_identity("mcts", old_id, sizeof old_id, err,
+                               sizeof err) > 0);
+    spec_identity("mcts", params, mcts->n_params + 1, values, id, sizeof id);
+    assert_string_equal(id, old_id);
+    values[mcts->n_params] = 0.25;
+    spec_identity("mcts", params, mcts->n_params + 1, values, id, sizeof id);
+    assert_non_null(strstr(id, ",zeta=0.25)"));
+    /* a kind without parameters stays its bare name, as cbdcb07 wrote it */
+    assert_int_equal(agent_identity("random()", id, sizeof id, err,
+                                    sizeof err), 6);
+    assert_string_equal(id, "random");
+}
+
+/* The store finds the fixture's cells by identity: a sweep whose variant
+ * has gained a parameter at its default resumes them (no new cell, no
+ * game to play) and the variant's text is brought up to date; one that
+ * sets the parameter gets cells of its own. */
+static void test_cells_are_found_by_identity(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    temp_db(path, sizeof path);
+    make_fixture_db(path);
+    struct sweep s;
+    load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
+    for (int i = 0; i < s.n_cells; i++)
+        use_fake(&s, &s.cells[i], 0);
+    struct store *st;
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    struct run_options o = {1, 1, 2.0, 500};
+    struct run_result r;
+    if (runner_run(&s, st, &o, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.total, 0);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells"), 2);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM variants WHERE "
+                               "canonical LIKE '%fake=0%'"), 1);
+    for (int i = 0; i < s.n_cells; i++)
+        use_fake(&s, &s.cells[i], 2);
+    if (runner_run(&s, st, &o, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.total, 6);
+    assert_int_equal(r.played, 6);
+    store_close(st);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells"), 4);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM games"), 12);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells WHERE "
+                               "seed_key LIKE '%fake=2%'"), 2);
+    sweep_free(&s);
+    remove_db(path);
+}
+
+/* ---- behaviour versions ------------------------------------------------- */
+
+/* Every parameter says since when it exists, and every engine and agent
+ * kind its behaviour version (a 0 would be a table that forgot it). */
+static void test_versions_are_declared(void **state)
+{
+    (void)state;
+    for (int i = 0; game_list[i]; i++) {
+        assert_true(game_list[i]->behaviour_version >= 1);
+        for (int k = 0; k < game_list[i]->n_params; k++)
+            assert_true(game_list[i]->params[k].since >= 1);
+    }
+    for (int i = 0; agent_kinds[i]; i++) {
+        assert_true(agent_kinds[i]->behaviour_version >= 1);
+        for (int k = 0; k < agent_kinds[i]->n_params; k++)
+            assert_true(agent_kinds[i]->params[k].since >= 1);
+    }
+}
+
+static void test_changed_behaviour_is_refused(void **state)
+{
+    (void)state;
+    char path[64], err[2048];
+    temp_db(path, sizeof path);
+    make_fixture_db(path);
+    struct sweep s;
+    load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
+    struct store *st;
+    int64_t ids[2];
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    /* this program's versions are recorded with the run */
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
+    char *b = raw_rows(path, "SELECT behaviour FROM runs ORDER BY id DESC "
+                       "LIMIT 1");
+    assert_string_equal(b, "serbest=1 jetan=1 tafl=1 random=1 mcts=1\n");
+    free(b);
+
+    /* a tafl engine at behaviour version 2 meets the fixture's games */
+    struct game bumped = *game_find("tafl");
+    bumped.behaviour_version = 2;
+    s.cells[1].variant.game = &bumped;
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), -1);
+    assert_non_null(strstr(err, "its 3 games were played by another version "
+                                "of the game engine tafl (behaviour version 1"
+                                " stored, 2 here)"));
+    assert_non_null(strstr(err, "give the sweep a new seed or name"));
+    /* refused before anything was written */
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM runs"), 2);
+
+    /* an agent kind changed since (as if mcts had been 3 then) */
+    s.cells[1].variant.game = game_find("tafl");
+    raw_exec(path, "UPDATE cells SET agent0_behaviour = 3 WHERE id = 2");
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), -1);
+    assert_non_null(strstr(err, "the agent mcts (behaviour version 3 stored, "
+                                "1 here)"));
+    assert_null(strstr(err, "game engine"));
+
+    /* a cell without games takes this program's versions */
+    raw_exec(path, "DELETE FROM games WHERE cell_id = 2");
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
+    assert_int_equal(raw_count(path, "SELECT agent0_behaviour FROM cells "
+                               "WHERE id = 2"), 1);
+    store_close(st);
+    sweep_free(&s);
+    remove_db(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -336,6 +535,10 @@ int main(void)
         cmocka_unit_test(test_new_schema_equals_migrated),
         cmocka_unit_test(test_versions_readers_and_writers_accept),
         cmocka_unit_test(test_failed_migration_changes_nothing),
+        cmocka_unit_test(test_new_parameter_at_default_keeps_identity),
+        cmocka_unit_test(test_cells_are_found_by_identity),
+        cmocka_unit_test(test_versions_are_declared),
+        cmocka_unit_test(test_changed_behaviour_is_refused),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

@@ -187,7 +187,12 @@ static void count_result(struct cell_state *c, enum game_outcome o)
 
 static int store_one(struct run *r, struct game_record *rec)
 {
-    if (store_insert_game(r->st, rec, r->err, r->errsz) != 0)
+    int rc = store_insert_game(r->st, rec, r->err, r->errsz);
+    if (rc == STORE_GAME_ALREADY)
+        snprintf(r->err, r->errsz, "game %d of cell %lld was stored by "
+                 "another run while this one played it", rec->game_index,
+                 (long long)rec->cell_id);
+    if (rc != 0)
         return -1;
     r->done++;
     r->since_commit++;

@@ -36,6 +36,8 @@ struct store {
     time_t clock; /* when `now` was written: once a second is enough */
     char now[32];
     int64_t run_id;
+    long pending; /* games stored in the open transaction */
+    long committed; /* games of this run committed */
     sqlite3_stmt *insert_game, *games_done, *cell_scores;
 };
 
@@ -676,10 +678,15 @@ fail:
     return -1;
 }
 
+/* Readies a cached statement: prepared the first time, reset and cleared
+ * after. (sqlite3_reset returns the error of the statement's last step,
+ * which was reported then: it is not this call's failure.) */
 static int prepare(struct store *st, sqlite3_stmt **q, const char *sql)
 {
-    if (*q)
-        return sqlite3_reset(*q) == SQLITE_OK ? 0 : -1;
+    if (*q) {
+        sqlite3_reset(*q);
+        return sqlite3_clear_bindings(*q) == SQLITE_OK ? 0 : -1;
+    }
     return sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, q,
                               NULL) == SQLITE_OK ? 0 : -1;
 }
@@ -691,9 +698,9 @@ int store_games_done(struct store *st, int64_t cell_id, int n,
     *stopped_at = -1;
     if (prepare(st, &st->games_done, "SELECT game_index FROM games WHERE "
                 "cell_id = ?1 UNION ALL SELECT -1 - stopped_at FROM cells "
-                "WHERE id = ?1 AND stopped_at IS NOT NULL"))
+                "WHERE id = ?1 AND stopped_at IS NOT NULL")
+        || sqlite3_bind_int64(st->games_done, 1, cell_id) != SQLITE_OK)
         return -1;
-    sqlite3_bind_int64(st->games_done, 1, cell_id);
     int rc;
     while ((rc = sqlite3_step(st->games_done)) == SQLITE_ROW) {
         int i = sqlite3_column_int(st->games_done, 0);
@@ -710,10 +717,10 @@ int store_cell_scores(struct store *st, int64_t cell_id, int n,
 {
     memset(scores, -1, (size_t)n);
     if (prepare(st, &st->cell_scores, "SELECT game_index, result FROM games "
-                "WHERE cell_id = ?1 AND game_index < ?2"))
+                "WHERE cell_id = ?1 AND game_index >= 0 AND game_index < ?2")
+        || sqlite3_bind_int64(st->cell_scores, 1, cell_id) != SQLITE_OK
+        || sqlite3_bind_int(st->cell_scores, 2, n) != SQLITE_OK)
         return -1;
-    sqlite3_bind_int64(st->cell_scores, 1, cell_id);
-    sqlite3_bind_int(st->cell_scores, 2, n);
     int rc;
     while ((rc = sqlite3_step(st->cell_scores)) == SQLITE_ROW) {
         const char *r = (const char *)sqlite3_column_text(st->cell_scores, 1);
@@ -726,39 +733,61 @@ int store_cell_scores(struct store *st, int64_t cell_id, int n,
 int store_insert_game(struct store *st, const struct game_record *g, char *err,
                       size_t errsz)
 {
+    static const char *const results[] = {NULL, "seat0", "seat1", "draw"};
+    if (g->outcome != GAME_WIN_SEAT0 && g->outcome != GAME_WIN_SEAT1
+        && g->outcome != GAME_DRAW) {
+        snprintf(err, errsz, "storing game %d of cell %lld: it has not ended",
+                 g->game_index, (long long)g->cell_id);
+        return -1;
+    }
     if (!st->in_transaction) {
         if (exec(st, "BEGIN IMMEDIATE", err, errsz))
             return -1;
         st->in_transaction = 1;
     }
-    if (prepare(st, &st->insert_game, "INSERT OR IGNORE INTO games (cell_id,"
+    /* The conflict target is the one uniqueness a resumed game may meet;
+     * a CHECK, NOT NULL or foreign-key violation is an error. */
+    if (prepare(st, &st->insert_game, "INSERT INTO games (cell_id,"
                 " game_index, seed, side0, side1, result, winner_seat, reason,"
                 " plies, duration_ms, finished, moves) VALUES (?1, ?2, ?3, ?4,"
-                " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"))
+                " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) ON CONFLICT (cell_id,"
+                " game_index) DO NOTHING"))
         return db_error(st->db, err, errsz, "preparing the game insert");
-    static const char *const results[] = {"draw", "seat0", "seat1", "draw"};
     if (time(NULL) != st->clock) {
         st->clock = time(NULL);
         now_text(st->now, sizeof st->now);
     }
     sqlite3_stmt *q = st->insert_game;
-    sqlite3_bind_int64(q, 1, g->cell_id);
-    sqlite3_bind_int(q, 2, g->game_index);
-    sqlite3_bind_int64(q, 3, (int64_t)g->seed);
-    sqlite3_bind_text(q, 4, g->side[0], -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 5, g->side[1], -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 6, results[g->outcome], -1, SQLITE_STATIC);
-    if (g->outcome == GAME_WIN_SEAT0 || g->outcome == GAME_WIN_SEAT1)
-        sqlite3_bind_int(q, 7, g->outcome == GAME_WIN_SEAT0 ? 0 : 1);
-    else
-        sqlite3_bind_null(q, 7);
-    sqlite3_bind_text(q, 8, end_reason_name(g->reason), -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 9, g->plies);
-    sqlite3_bind_double(q, 10, g->duration_ms);
-    sqlite3_bind_text(q, 11, st->now, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 12, g->moves, (int)g->moves_len, SQLITE_STATIC);
-    if (sqlite3_step(q) != SQLITE_DONE)
-        return db_error(st->db, err, errsz, "storing a game");
+    int ok = sqlite3_bind_int64(q, 1, g->cell_id) == SQLITE_OK
+             && sqlite3_bind_int(q, 2, g->game_index) == SQLITE_OK
+             && sqlite3_bind_int64(q, 3, (int64_t)g->seed) == SQLITE_OK
+             && sqlite3_bind_text(q, 4, g->side[0], -1, SQLITE_STATIC)
+                    == SQLITE_OK
+             && sqlite3_bind_text(q, 5, g->side[1], -1, SQLITE_STATIC)
+                    == SQLITE_OK
+             && sqlite3_bind_text(q, 6, results[g->outcome], -1,
+                                  SQLITE_STATIC) == SQLITE_OK
+             && (g->outcome == GAME_DRAW
+                     ? sqlite3_bind_null(q, 7)
+                     : sqlite3_bind_int(q, 7, g->outcome == GAME_WIN_SEAT0
+                                                  ? 0 : 1)) == SQLITE_OK
+             && sqlite3_bind_text(q, 8, end_reason_name(g->reason), -1,
+                                  SQLITE_STATIC) == SQLITE_OK
+             && sqlite3_bind_int(q, 9, g->plies) == SQLITE_OK
+             && sqlite3_bind_double(q, 10, g->duration_ms) == SQLITE_OK
+             && sqlite3_bind_text(q, 11, st->now, -1, SQLITE_STATIC)
+                    == SQLITE_OK
+             && sqlite3_bind_text(q, 12, g->moves, (int)g->moves_len,
+                                  SQLITE_STATIC) == SQLITE_OK;
+    if (!ok || sqlite3_step(q) != SQLITE_DONE) {
+        char what[96];
+        snprintf(what, sizeof what, "storing game %d of cell %lld",
+                 g->game_index, (long long)g->cell_id);
+        return db_error(st->db, err, errsz, what);
+    }
+    if (sqlite3_changes(st->db) == 0)
+        return STORE_GAME_ALREADY;
+    st->pending++;
     return 0;
 }
 
@@ -768,11 +797,11 @@ int store_set_stopped(struct store *st, int64_t cell_id, int games)
     if (sqlite3_prepare_v2(st->db, "UPDATE cells SET stopped_at = ?2 WHERE "
                            "id = ?1", -1, &q, NULL) != SQLITE_OK)
         return -1;
-    sqlite3_bind_int64(q, 1, cell_id);
-    sqlite3_bind_int(q, 2, games);
-    int rc = sqlite3_step(q);
+    int ok = sqlite3_bind_int64(q, 1, cell_id) == SQLITE_OK
+             && sqlite3_bind_int(q, 2, games) == SQLITE_OK
+             && sqlite3_step(q) == SQLITE_DONE && sqlite3_changes(st->db) == 1;
     sqlite3_finalize(q);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return ok ? 0 : -1;
 }
 
 int store_commit(struct store *st, char *err, size_t errsz)
@@ -780,7 +809,22 @@ int store_commit(struct store *st, char *err, size_t errsz)
     if (!st->in_transaction)
         return 0;
     st->in_transaction = 0;
-    return exec(st, "COMMIT", err, errsz);
+    if (exec(st, "COMMIT", err, errsz) == 0) {
+        st->committed += st->pending;
+        st->pending = 0;
+        return 0;
+    }
+    /* A failed COMMIT (a full disk) may leave the transaction open: end it,
+     * so its games are neither counted nor half-kept. */
+    if (!sqlite3_get_autocommit(st->db))
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    st->pending = 0;
+    return -1;
+}
+
+long store_games_committed(const struct store *st)
+{
+    return st->committed;
 }
 
 int store_end_run(struct store *st, long games, const char *status)
@@ -793,11 +837,11 @@ int store_end_run(struct store *st, long games, const char *status)
                               " status = ?4 WHERE id = ?1", -1, &q, NULL)
                != SQLITE_OK)
         return -1;
-    sqlite3_bind_int64(q, 1, st->run_id);
-    sqlite3_bind_text(q, 2, now, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(q, 3, games);
-    sqlite3_bind_text(q, 4, status, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(q);
+    int ok = sqlite3_bind_int64(q, 1, st->run_id) == SQLITE_OK
+             && sqlite3_bind_text(q, 2, now, -1, SQLITE_TRANSIENT) == SQLITE_OK
+             && sqlite3_bind_int64(q, 3, games) == SQLITE_OK
+             && sqlite3_bind_text(q, 4, status, -1, SQLITE_STATIC) == SQLITE_OK
+             && sqlite3_step(q) == SQLITE_DONE;
     sqlite3_finalize(q);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return ok ? 0 : -1;
 }

@@ -73,16 +73,28 @@ int store_games_done(struct store *st, int64_t cell_id, int n,
 int store_cell_scores(struct store *st, int64_t cell_id, int n,
                       signed char *scores);
 
-/* Adds a game in the open transaction. Returns 0, or -1 with a message.
- * A game already stored (same cell and index) is left as it was. */
+/* store_insert_game's answer for a game the cell already holds. */
+#define STORE_GAME_ALREADY 1
+
+/* Adds a finished game in the open transaction (opening one if needed).
+ * Returns 0 when it was stored; STORE_GAME_ALREADY when the cell already
+ * holds a game of that index (the stored one is left as it was, and this
+ * one is not stored); -1 with a message for anything else (a row the
+ * schema rejects, a full disk). */
 int store_insert_game(struct store *st, const struct game_record *g,
                       char *err, size_t errsz);
 
 /* Records that a cell stopped early after `games` games. */
 int store_set_stopped(struct store *st, int64_t cell_id, int games);
 
-/* Commits the open transaction (and opens the next). */
+/* Commits the open transaction (the next insert opens another). Returns
+ * 0, or -1 with a message: then the transaction is rolled back, and its
+ * games are lost (a resumed run plays them again). */
 int store_commit(struct store *st, char *err, size_t errsz);
+
+/* The games this store has stored and committed since it was opened:
+ * what a run reports as played. */
+long store_games_committed(const struct store *st);
 
 /* Closes the run row: games played in it and how it ended ("complete",
  * "interrupted"). */

@@ -528,6 +528,66 @@ static void test_changed_behaviour_is_refused(void **state)
     remove_db(path);
 }
 
+/* ---- storing games ------------------------------------------------------ */
+
+/* A new database with the fixture's sweep registered; ids of its cells. */
+static struct store *open_with_run(const char *path, struct sweep *s,
+                                   int64_t *ids)
+{
+    char err[1024];
+    struct store *st;
+    load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", s);
+    if (store_open(path, 0, &st, err, sizeof err) != 0
+        || store_begin_run(st, s, 1, ids, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return st;
+}
+
+/* store_insert_game says whether it stored the game; only a game already
+ * there is passed over, and every row the schema rejects is an error. */
+static void test_insert_says_what_it_stored(void **state)
+{
+    (void)state;
+    char path[64], err[512];
+    struct sweep s;
+    int64_t ids[2];
+    temp_db(path, sizeof path);
+    struct store *st = open_with_run(path, &s, ids);
+    struct game_record g = {ids[0], 0, 42, {"attackers", "defenders"},
+                            GAME_WIN_SEAT1, REASON_KING_ESCAPED, 17, 1.0,
+                            "a1a2", 4};
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
+    g.plies = 99;
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err),
+                     STORE_GAME_ALREADY);
+    g.game_index = 1;
+    g.side[0] = NULL;
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), -1);
+    assert_non_null(strstr(err, "storing game 1 of cell"));
+    assert_non_null(strstr(err, "NOT NULL constraint failed: games.side0"));
+    g.side[0] = "attackers";
+    g.outcome = GAME_ONGOING;
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), -1);
+    assert_non_null(strstr(err, "it has not ended"));
+    g.outcome = GAME_DRAW;
+    g.cell_id = 999;
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), -1);
+    assert_non_null(strstr(err, "FOREIGN KEY constraint failed"));
+    /* the transaction goes on after a rejected row */
+    g.cell_id = ids[1];
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
+    assert_int_equal(store_commit(st, err, sizeof err), 0);
+    assert_int_equal(store_games_committed(st), 2);
+    store_close(st);
+    char *rows = raw_rows(path, "SELECT cell_id, game_index, plies, result,"
+                          " winner_seat FROM games ORDER BY id");
+    /* game 0 of cell 1 as first stored (17 plies), then game 1 of cell 2 */
+    assert_string_equal(rows, "1|0|17|seat1|1\n2|1|99|draw|NULL\n");
+    free(rows);
+    sweep_free(&s);
+    remove_db(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_cells_are_found_by_identity),
         cmocka_unit_test(test_versions_are_declared),
         cmocka_unit_test(test_changed_behaviour_is_refused),
+        cmocka_unit_test(test_insert_says_what_it_stored),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

@@ -588,6 +588,30 @@ static void test_insert_says_what_it_stored(void **state)
     remove_db(path);
 }
 
+/* Each commit is fsynced: synchronous=FULL (2) on the writer's connection,
+ * which the durability promise in results/README.md rests on. */
+static void test_commits_are_synced(void **state)
+{
+    (void)state;
+    char path[64], err[256];
+    struct store *st;
+    temp_db(path, sizeof path);
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(st), "PRAGMA synchronous",
+                                        -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 2);
+    sqlite3_finalize(q);
+    assert_int_equal(sqlite3_prepare_v2(store_db(st), "PRAGMA journal_mode",
+                                        -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal(sqlite3_column_text(q, 0), "wal");
+    sqlite3_finalize(q);
+    store_close(st);
+    remove_db(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -600,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_versions_are_declared),
         cmocka_unit_test(test_changed_behaviour_is_refused),
         cmocka_unit_test(test_insert_says_what_it_stored),
+        cmocka_unit_test(test_commits_are_synced),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

@@ -514,12 +514,17 @@ int runner_run(const struct sweep *s, struct store *st,
         fputc('\n', stderr);
     if (r.failed) {
         store_commit(st, NULL, 0);
-        store_end_run(st, r.done, "failed");
+        out->played = store_games_committed(st);
+        store_end_run(st, "failed");
         goto done;
     }
-    if (store_commit(st, err, errsz) != 0)
+    if (store_commit(st, err, errsz) != 0) {
+        out->played = store_games_committed(st);
+        store_end_run(st, "failed");
         goto done;
-    store_end_run(st, r.done, stop_requested ? "interrupted" : "complete");
+    }
+    out->played = store_games_committed(st);
+    store_end_run(st, stop_requested ? "interrupted" : "complete");
     rc = 0;
 done:
     if (r.cells)

@@ -24,11 +24,13 @@
 #include "store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +40,8 @@
 
 struct store {
     sqlite3 *db;
+    char *path;
+    int lock_fd; /* PATH.lock while this store holds the writer lock */
     int readonly, in_transaction;
     time_t clock; /* when `now` was written: once a second is enough */
     char now[32];
@@ -222,8 +226,13 @@ static int version_error(const char *path, int version, char *err,
 static int migrate(struct store *st, const char *path, char *err,
                    size_t errsz)
 {
+    int version;
+    /* Up to date: no write transaction (that would wait for a run's batch) */
+    if (read_version(st->db, path, &version, err, errsz))
+        return -1;
+    if (version == STORE_SCHEMA_VERSION)
+        return 0;
     for (int to = 1; to <= STORE_SCHEMA_VERSION; to++) {
-        int version;
         if (exec(st, "BEGIN IMMEDIATE", err, errsz))
             return -1;
         if (read_version(st->db, path, &version, err, errsz))
@@ -372,6 +381,12 @@ int store_open(const char *path, int readonly, struct store **out, char *err,
         return -1;
     }
     st->readonly = readonly;
+    st->lock_fd = -1;
+    if (!(st->path = strdup(path))) {
+        snprintf(err, errsz, "out of memory");
+        free(st);
+        return -1;
+    }
     int rc = readonly ? open_reader(st, path, err, errsz)
                       : open_writer(st, path, err, errsz);
     if (rc != 0) {
@@ -400,12 +415,14 @@ void store_close(struct store *st)
 {
     if (!st)
         return;
-    if (st->in_transaction)
-        sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+    store_commit(st, NULL, 0);
     sqlite3_finalize(st->insert_game);
     sqlite3_finalize(st->games_done);
     sqlite3_finalize(st->cell_scores);
     sqlite3_close(st->db);
+    if (st->lock_fd >= 0)
+        close(st->lock_fd); /* releases the writer lock */
+    free(st->path);
     free(st);
 }
 
@@ -620,6 +637,52 @@ static void behaviour_text(char *buf, size_t n)
                                 agent_kinds[i]->behaviour_version);
 }
 
+/* Takes the writer lock: an flock() on PATH.lock, which then says who
+ * holds it. Returns 0 (also when this store holds it already), or -1 with
+ * a message naming the holder. The file stays when the lock is released:
+ * removing it would let a third process lock a file no longer linked. */
+static int take_writer_lock(struct store *st, char *err, size_t errsz)
+{
+    char lock[4200], holder[256] = "", host[200] = "?", now[32], text[400];
+    if (st->lock_fd >= 0 || strcmp(st->path, ":memory:") == 0)
+        return 0;
+    snprintf(lock, sizeof lock, "%s.lock", st->path);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        snprintf(err, errsz, "%s: %s", lock, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
+        holder[n > 0 ? n : 0] = '\0';
+        holder[strcspn(holder, "\n")] = '\0';
+        close(fd);
+        if (e == EWOULDBLOCK)
+            snprintf(err, errsz, "%s is being written by another `rulelab "
+                     "run` (%s; lock file %s): one run at a time per "
+                     "database. Wait for it to end, or stop it, then run "
+                     "again to resume; report, export and sqlite3 can read "
+                     "the database meanwhile", st->path,
+                     holder[0] ? holder : "it has not said who it is yet",
+                     lock);
+        else
+            snprintf(err, errsz, "%s: cannot lock it: %s", lock, strerror(e));
+        return -1;
+    }
+    gethostname(host, sizeof host - 1);
+    now_text(now, sizeof now);
+    int len = snprintf(text, sizeof text, "pid %ld on host %s since %s\n",
+                       (long)getpid(), host, now);
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)len, 0) != len) {
+        snprintf(err, errsz, "%s: cannot write it: %s", lock, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    st->lock_fd = fd;
+    return 0;
+}
+
 int store_begin_run(struct store *st, const struct sweep *s, int threads,
                     int64_t *cell_ids, char *err, size_t errsz)
 {
@@ -627,8 +690,15 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
         snprintf(err, errsz, "the database is open read-only");
         return -1;
     }
+    if (store_commit(st, err, errsz) || take_writer_lock(st, err, errsz))
+        return -1;
+    st->committed = 0;
     if (exec(st, "BEGIN IMMEDIATE", err, errsz))
         return -1;
+    /* Holding the lock proves that no run marked running is alive. */
+    if (exec(st, "UPDATE runs SET status = 'killed' WHERE status = "
+             "'running'", err, errsz))
+        goto fail;
     int64_t sweep = sweep_id(st, s);
     if (sweep < 0) {
         db_error(st->db, err, errsz, "registering the sweep");
@@ -810,12 +880,29 @@ int store_set_stopped(struct store *st, int64_t cell_id, int games)
     return ok ? 0 : -1;
 }
 
+/* Adds the games of the open transaction to the run's count, in it. */
+static int count_pending(struct store *st, char *err, size_t errsz)
+{
+    sqlite3_stmt *q;
+    if (!st->run_id || !st->pending)
+        return 0;
+    if (sqlite3_prepare_v2(st->db, "UPDATE runs SET games = games + ?2 WHERE"
+                           " id = ?1", -1, &q, NULL) != SQLITE_OK)
+        return db_error(st->db, err, errsz, "counting the run's games");
+    int ok = sqlite3_bind_int64(q, 1, st->run_id) == SQLITE_OK
+             && sqlite3_bind_int64(q, 2, st->pending) == SQLITE_OK
+             && sqlite3_step(q) == SQLITE_DONE;
+    sqlite3_finalize(q);
+    return ok ? 0 : db_error(st->db, err, errsz, "counting the run's games");
+}
+
 int store_commit(struct store *st, char *err, size_t errsz)
 {
     if (!st->in_transaction)
         return 0;
     st->in_transaction = 0;
-    if (exec(st, "COMMIT", err, errsz) == 0) {
+    if (count_pending(st, err, errsz) == 0
+        && exec(st, "COMMIT", err, errsz) == 0) {
         st->committed += st->pending;
         st->pending = 0;
         return 0;
@@ -833,20 +920,18 @@ long store_games_committed(const struct store *st)
     return st->committed;
 }
 
-int store_end_run(struct store *st, long games, const char *status)
+int store_end_run(struct store *st, const char *status)
 {
     char now[32];
     now_text(now, sizeof now);
     sqlite3_stmt *q;
     if (store_commit(st, NULL, 0)
-        || sqlite3_prepare_v2(st->db, "UPDATE runs SET ended = ?2, games = ?3,"
-                              " status = ?4 WHERE id = ?1", -1, &q, NULL)
-               != SQLITE_OK)
+        || sqlite3_prepare_v2(st->db, "UPDATE runs SET ended = ?2, status = "
+                              "?3 WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
         return -1;
     int ok = sqlite3_bind_int64(q, 1, st->run_id) == SQLITE_OK
              && sqlite3_bind_text(q, 2, now, -1, SQLITE_TRANSIENT) == SQLITE_OK
-             && sqlite3_bind_int64(q, 3, games) == SQLITE_OK
-             && sqlite3_bind_text(q, 4, status, -1, SQLITE_STATIC) == SQLITE_OK
+             && sqlite3_bind_text(q, 3, status, -1, SQLITE_STATIC) == SQLITE_OK
              && sqlite3_step(q) == SQLITE_DONE;
     sqlite3_finalize(q);
     return ok ? 0 : -1;

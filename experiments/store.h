@@ -57,9 +57,17 @@ void store_close(struct store *st);
 
 sqlite3 *store_db(struct store *st);
 
-/* Registers the sweep (or finds it by name and seed), its variants, agents
- * and cells, and starts a run row. cell_ids[i] gets the id of s->cells[i].
- * Returns 0 or -1 with a message. */
+/* Takes the writer lock (below), registers the sweep (or finds it by name
+ * and seed), its variants, agents and cells, and starts a run row.
+ * cell_ids[i] gets the id of s->cells[i]. Returns 0, or -1 with a message:
+ * another process holds the lock (naming its pid, host and start), two
+ * cells of the sweep are one cell, or a cell holds games played by another
+ * behaviour version (store.c says what the message tells).
+ *
+ * The writer lock is an flock() on the side file PATH.lock, held until
+ * store_close: one `rulelab run` at a time per database; readers never
+ * take it and are never blocked. Once it holds the lock, this marks the
+ * runs left `running` by processes that died (SIGKILL, crash) `killed`. */
 int store_begin_run(struct store *st, const struct sweep *s, int threads,
                     int64_t *cell_ids, char *err, size_t errsz);
 
@@ -92,12 +100,13 @@ int store_set_stopped(struct store *st, int64_t cell_id, int games);
  * games are lost (a resumed run plays them again). */
 int store_commit(struct store *st, char *err, size_t errsz);
 
-/* The games this store has stored and committed since it was opened:
- * what a run reports as played. */
+/* The games stored and committed since the last store_begin_run: what a
+ * run reports as played (and what runs.games holds). */
 long store_games_committed(const struct store *st);
 
-/* Closes the run row: games played in it and how it ended ("complete",
- * "interrupted"). */
-int store_end_run(struct store *st, long games, const char *status);
+/* Commits what is pending and closes the run row: when and how it ended
+ * ("complete", "interrupted", "failed"). (Its `games` count is kept by
+ * each commit.) Returns 0 or -1. */
+int store_end_run(struct store *st, const char *status);
 
 #endif

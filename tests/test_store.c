@@ -612,6 +612,92 @@ static void test_commits_are_synced(void **state)
     remove_db(path);
 }
 
+/* ---- one writer at a time ----------------------------------------------- */
+
+/* A second writer is refused while the first holds the lock, naming it;
+ * readers are not blocked; once the first is gone (here: closed without
+ * ending its run, as a killed process leaves it), the next writer marks
+ * its run killed, with the games it committed. */
+static void test_one_writer_at_a_time(void **state)
+{
+    (void)state;
+    char path[64], err[1024], expect[64];
+    struct sweep s;
+    int64_t ids[2], ids2[2];
+    temp_db(path, sizeof path);
+    struct store *first = open_with_run(path, &s, ids), *second, *reader;
+    struct game_record g = {ids[0], 0, 1, {"attackers", "defenders"},
+                            GAME_DRAW, REASON_PLY_CAP, 60, 1.0, "a1a2", 4};
+    assert_int_equal(store_insert_game(first, &g, err, sizeof err), 0);
+    g.game_index = 1;
+    assert_int_equal(store_insert_game(first, &g, err, sizeof err), 0);
+    assert_int_equal(store_commit(first, err, sizeof err), 0);
+    g.game_index = 2;
+    assert_int_equal(store_insert_game(first, &g, err, sizeof err), 0);
+    /* the first holds the lock and an open write transaction */
+    assert_int_equal(store_open(path, 0, &second, err, sizeof err), 0);
+    assert_int_equal(store_begin_run(second, &s, 1, ids2, err, sizeof err), -1);
+    snprintf(expect, sizeof expect, "(pid %ld on host ", (long)getpid());
+    assert_non_null(strstr(err, "is being written by another `rulelab run`"));
+    assert_non_null(strstr(err, expect));
+    assert_int_equal(store_open(path, 1, &reader, err, sizeof err), 0);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(reader), "SELECT COUNT(*) "
+                                        "FROM games", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 2);
+    sqlite3_finalize(q);
+    store_close(reader);
+    /* the first goes without ending its run (store_close commits game 2) */
+    store_close(first);
+    assert_int_equal(store_begin_run(second, &s, 1, ids2, err, sizeof err), 0);
+    char *runs = raw_rows(path, "SELECT id, games, status FROM runs ORDER BY id");
+    assert_string_equal(runs, "1|3|killed\n2|0|running\n");
+    free(runs);
+    assert_int_equal(store_end_run(second, "complete"), 0);
+    store_close(second);
+    sweep_free(&s);
+    remove_db(path);
+}
+
+/* runs.games counts the games committed: a batch whose COMMIT fails (here
+ * a foreign key checked at COMMIT; on a full disk, the log's write) is
+ * rolled back and not counted. */
+static void test_games_count_only_when_committed(void **state)
+{
+    (void)state;
+    char path[64], err[512];
+    struct sweep s;
+    int64_t ids[2];
+    temp_db(path, sizeof path);
+    struct store *st = open_with_run(path, &s, ids);
+    struct game_record g = {ids[0], 0, 1, {"attackers", "defenders"},
+                            GAME_DRAW, REASON_PLY_CAP, 60, 1.0, "a1a2", 4};
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
+    assert_int_equal(store_commit(st, err, sizeof err), 0);
+    assert_int_equal(sqlite3_exec(store_db(st), "PRAGMA defer_foreign_keys"
+                                  " = ON", NULL, NULL, NULL), SQLITE_OK);
+    g.game_index = 1;
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
+    g.cell_id = 999;
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
+    assert_int_equal(store_commit(st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "FOREIGN KEY constraint failed"));
+    assert_int_equal(store_games_committed(st), 1);
+    /* the store goes on: the next batch commits and is counted */
+    g.cell_id = ids[1];
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
+    assert_int_equal(store_end_run(st, "complete"), 0);
+    assert_int_equal(store_games_committed(st), 2);
+    store_close(st);
+    char *rows = raw_rows(path, "SELECT (SELECT COUNT(*) FROM games), games,"
+                          " status FROM runs");
+    assert_string_equal(rows, "2|2|complete\n");
+    free(rows);
+    sweep_free(&s);
+    remove_db(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +711,8 @@ int main(void)
         cmocka_unit_test(test_changed_behaviour_is_refused),
         cmocka_unit_test(test_insert_says_what_it_stored),
         cmocka_unit_test(test_commits_are_synced),
+        cmocka_unit_test(test_one_writer_at_a_time),
+        cmocka_unit_test(test_games_count_only_when_committed),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

@@ -6,6 +6,9 @@
 #  - `report`, `export` and `replay` read a database in a read-only folder
 #    (as a user who cannot write there: when this runs as root, the reads
 #    run as nobody through setpriv, since root ignores file permissions);
+#  - a second `rulelab run` on a database is refused while the first runs,
+#    naming it, and readers are not blocked; a run killed with SIGKILL is
+#    marked `killed` by the next one, with the games it committed;
 #  - `run --db ""` is refused.
 # Usage: test_store.sh PATH/TO/rulelab
 set -u
@@ -72,6 +75,51 @@ else
     [ "$(cat "$dir/ls")" = "r.db" ] && ok "... and left no file there" \
         || bad "files in the read-only folder: $(cat "$dir/ls")"
 fi
+
+# ---- one writer at a time, readers never blocked, killed runs marked
+cat >"$dir/long.ini" <<'INI'
+[sweep]
+name = long
+seed = 3
+games = 1000000
+[game tafl]
+max_plies = 100
+[agents]
+a = random
+b = mcts(iterations=20)
+[matchups]
+pairs = a vs b
+INI
+count() { sqlite3 "$1" "SELECT COUNT(*) FROM games" 2>/dev/null || echo 0; }
+"$bin" run "$dir/long.ini" --db "$dir/w.db" --threads 1 --quiet &
+pid=$!
+for _ in $(seq 1 300); do
+    [ "$(count "$dir/w.db")" -ge 1 ] && break
+    sleep 0.1
+done
+out=$("$bin" run "$dir/long.ini" --db "$dir/w.db" --threads 1 --quiet 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && grep -q "is being written by another \`rulelab run\` (pid $pid on host " <<<"$out"; then
+    ok "a second run on the database is refused, naming the first's pid"
+else bad "second writer: rc=$rc: $out"; fi
+rep=$("$bin" report "$dir/w.db" --format csv 2>&1)
+rc=$?
+n=$(sqlite3 "$dir/w.db" "SELECT COUNT(*) FROM games")
+if [ $rc -eq 0 ] && grep -q "^# cells" <<<"$rep" && [ -n "$n" ]; then
+    ok "report and sqlite3 read it meanwhile"
+else bad "readers during a run: rc=$rc: $(head -2 <<<"$rep")"; fi
+kill -9 $pid
+wait $pid 2>/dev/null
+committed=$(count "$dir/w.db")
+status=$(sqlite3 "$dir/w.db" "SELECT status, games FROM runs WHERE id = 1")
+[ "$status" = "running|$committed" ] || bad "before resuming: runs row 1 is '$status', $committed games"
+sed 's/games = 1000000/games = 1/' "$dir/long.ini" >"$dir/short.ini"
+"$bin" run "$dir/short.ini" --db "$dir/w.db" --threads 1 --quiet
+status=$(sqlite3 "$dir/w.db" "SELECT status, games FROM runs ORDER BY id" | tr '\n' ' ')
+added=$(($(count "$dir/w.db") - committed)) # game 0 of a cell the kill left empty
+if [ "$status" = "killed|$committed complete|$added " ]; then
+    ok "the next run marks the SIGKILLed one killed, with its $committed committed games"
+else bad "runs after the kill: '$status' ($committed games committed)"; fi
 
 # ---- no temporary databases
 out=$("$bin" run "$fixtures/cbdcb07.ini" --db "" --quiet 2>&1)

@@ -1,10 +1,12 @@
 /*
  * store.h -- the results database (SQLite).
  *
- * One writer (the runner, serialised by its caller), any number of readers
- * (report, notebooks, the sqlite3 shell) at the same time: the database is
- * in WAL mode, writes are batched into transactions, and every statement is
- * prepared once. The schema is documented in results/README.md.
+ * One writer (the runner, serialised by its caller, and one run per
+ * database: store_begin_run takes a lock), any number of readers (report,
+ * notebooks, the sqlite3 shell) at the same time: the database is in WAL
+ * mode, writes are batched into transactions, and the hot statements are
+ * prepared once. The schema, its versions and what a crash or a power cut
+ * can lose are documented in results/README.md.
  */
 #ifndef RULELAB_STORE_H
 #define RULELAB_STORE_H

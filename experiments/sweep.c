@@ -9,6 +9,7 @@
  */
 #include "sweep.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -571,6 +572,7 @@ uint64_t sweep_game_seed(const struct sweep *s, const struct sweep_cell *c,
     char part[VARIANT_TEXT_MAX];
     const char *p = c->seed_key;
     uint64_t h = s->seed;
+    assert(p[0] != '\0' && "sweep_cell_seed_key was not called");
     for (int k = 0; k < 3; k++) {
         const char *end = strchr(p, '\n');
         size_t n = end ? (size_t)(end - p) : strlen(p);

@@ -612,6 +612,29 @@ static void test_commits_are_synced(void **state)
     remove_db(path);
 }
 
+/* Two cells of a sweep that are one database cell (the same identities in
+ * the same seats) are refused before anything is written: their games
+ * would be played twice and one of each pair dropped. */
+static void test_aliasing_cells_are_refused(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    struct sweep s;
+    struct store *st;
+    int64_t ids[2];
+    temp_db(path, sizeof path);
+    load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
+    s.cells[1] = s.cells[0];
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cells 1 and 2 are the same cell"));
+    store_close(st);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells"), 0);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM runs"), 0);
+    sweep_free(&s);
+    remove_db(path);
+}
+
 /* ---- one writer at a time ----------------------------------------------- */
 
 /* A second writer is refused while the first holds the lock, naming it;
@@ -711,6 +734,7 @@ int main(void)
         cmocka_unit_test(test_changed_behaviour_is_refused),
         cmocka_unit_test(test_insert_says_what_it_stored),
         cmocka_unit_test(test_commits_are_synced),
+        cmocka_unit_test(test_aliasing_cells_are_refused),
         cmocka_unit_test(test_one_writer_at_a_time),
         cmocka_unit_test(test_games_count_only_when_committed),
     };

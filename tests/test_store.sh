@@ -2,7 +2,8 @@
 # test_store.sh -- end-to-end tests of the results database from the
 # command line, the parts a cmocka suite cannot reach:
 #  - a database made by release cbdcb07 is refused by `report` with the
-#    versions and the fix, upgraded by `rulelab migrate`, then read;
+#    versions and the fix, upgraded by `rulelab migrate`, then read; `run`
+#    upgrades one too and finds its sweep complete;
 #  - `report`, `export` and `replay` read a database in a read-only folder
 #    (as a user who cannot write there: when this runs as root, the reads
 #    run as nobody through setpriv, since root ignores file permissions);
@@ -34,6 +35,15 @@ if [ $? -eq 0 ] && [ "$out" = "$dir/old.db: schema version 1 -> 2" ] \
         && [ "$("$bin" export "$dir/old.db" --csv | wc -l)" -eq 7 ]; then
     ok "migrate upgrades it; export then reads its 6 games"
 else bad "migrate: $out"; fi
+sqlite3 "$dir/old2.db" <"$fixtures/cbdcb07.sql"
+before=$(sqlite3 "$dir/old2.db" "SELECT * FROM games ORDER BY id")
+out=$("$bin" run "$fixtures/cbdcb07.ini" --db "$dir/old2.db" 2>&1)
+if [ $? -eq 0 ] && grep -q "nothing to do" <<<"$out" \
+        && [ "$(sqlite3 "$dir/old2.db" "SELECT value FROM meta")" -eq 2 ] \
+        && [ "$(sqlite3 "$dir/old2.db" "SELECT COUNT(*) FROM cells")" -eq 2 ] \
+        && [ "$(sqlite3 "$dir/old2.db" "SELECT * FROM games ORDER BY id")" = "$before" ]; then
+    ok "run migrates the cbdcb07 database and resumes its sweep: nothing to do, no new cell"
+else bad "resuming the cbdcb07 sweep: $out"; fi
 sqlite3 "$dir/old.db" "UPDATE meta SET value = '99' WHERE key = 'schema_version'"
 for cmd in "report DB" "export DB --csv" "replay DB 1"; do
     # shellcheck disable=SC2086

@@ -38,7 +38,7 @@ static move_t random_choose(void *self, const struct game *g, const void *st,
 
 static const struct agent_kind random_kind = {
     "random", "plays a uniformly random legal move", NULL, 0,
-    random_create, random_choose, NULL, free};
+    random_create, random_choose, NULL, free, 1};
 
 /* ---- the registry ---------------------------------------------------- */
 
@@ -68,6 +68,45 @@ int agent_kinds_text(char *buf, size_t n)
     return (int)len;
 }
 
+/* The kind called name, or NULL. */
+static const struct agent_kind *find_kind(const char *name)
+{
+    for (int i = 0; agent_kinds[i]; i++)
+        if (strcmp(agent_kinds[i]->name, name) == 0)
+            return agent_kinds[i];
+    return NULL;
+}
+
+const struct agent_kind *agent_kind_of(const char *spec)
+{
+    char name[64];
+    const char *args, *args_end;
+    if (spec_split(spec, name, sizeof name, &args, &args_end, NULL, 0))
+        return NULL;
+    return find_kind(name);
+}
+
+int agent_identity(const char *spec, char *buf, size_t n, char *err,
+                   size_t errsz)
+{
+    char name[64];
+    const char *args, *args_end;
+    if (spec_split(spec, name, sizeof name, &args, &args_end, err, errsz))
+        return -1;
+    const struct agent_kind *kind = find_kind(name);
+    double values[VARIANT_MAX_PARAMS];
+    if (!kind)
+        return game_error(err, errsz, "unknown agent '%s'", name);
+    if (spec_parse_args(kind->name, kind->params, kind->n_params, args,
+                        args_end, values, err, errsz))
+        return -1;
+    int len = spec_identity(kind->name, kind->params, kind->n_params, values,
+                            buf, n);
+    if (len < 0)
+        return game_error(err, errsz, "%s: the identity is too long", spec);
+    return len;
+}
+
 int agent_create(const char *spec, uint64_t seed, struct agent **out,
                  char *err, size_t errsz)
 {
@@ -76,10 +115,7 @@ int agent_create(const char *spec, uint64_t seed, struct agent **out,
     *out = NULL;
     if (spec_split(spec, name, sizeof name, &args, &args_end, err, errsz))
         return -1;
-    const struct agent_kind *kind = NULL;
-    for (int i = 0; agent_kinds[i] && !kind; i++)
-        if (strcmp(agent_kinds[i]->name, name) == 0)
-            kind = agent_kinds[i];
+    const struct agent_kind *kind = find_kind(name);
     if (!kind) {
         char kinds[2048];
         agent_kinds_text(kinds, sizeof kinds);

@@ -40,6 +40,11 @@ struct agent_kind {
     void (*observe)(void *self, const struct game *g, const void *st,
                     move_t m);
     void (*destroy)(void *self);
+    /* Bumped by every change after which the same spec and seed choose
+     * other moves (a float that becomes a double, a new way to draw a
+     * random move). Results record it, and a sweep cell is never resumed
+     * under another (results/README.md). 1 at first. */
+    int behaviour_version;
 };
 
 struct agent {
@@ -66,6 +71,15 @@ void agent_observe(struct agent *a, const struct game *g, const void *st,
                    move_t m);
 
 void agent_free(struct agent *a);
+
+/* The kind named by spec (the name before any parenthesis), or NULL. */
+const struct agent_kind *agent_kind_of(const char *spec);
+
+/* Writes the identity of an agent spec (see spec_identity): what results
+ * are keyed by. Returns its length, or -1 with a message in err for a bad
+ * spec or a buffer too small. */
+int agent_identity(const char *spec, char *buf, size_t n, char *err,
+                   size_t errsz);
 
 /* Writes, one per line, each kind with its parameters and defaults. */
 int agent_kinds_text(char *buf, size_t n);

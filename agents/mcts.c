@@ -61,24 +61,27 @@ enum { P_ITERATIONS, P_MS, P_C, P_PLAYOUT, P_PLAYOUT_CAP, P_SOLVER,
 
 static const struct param_spec mcts_params[P_COUNT] = {
     [P_ITERATIONS] = {"iterations", PARAM_INT, 1000, 1, 1e9, NULL,
-                      "search iterations per move (reproducible budget)"},
+                      "search iterations per move (reproducible budget)", 1},
     [P_MS] = {"ms", PARAM_INT, 0, 0, 1e7, NULL,
-              "wall-clock budget per move in ms; 0 = use iterations"},
-    [P_C] = {"c", PARAM_REAL, 1.4, 0, 100, NULL, "UCT exploration constant"},
+              "wall-clock budget per move in ms; 0 = use iterations", 1},
+    [P_C] = {"c", PARAM_REAL, 1.4, 0, 100, NULL, "UCT exploration constant",
+             1},
     [P_PLAYOUT] = {"playout", PARAM_ENUM, 0, 0, 0, playout_policy_names,
-                   "playout policy"},
+                   "playout policy", 1},
     [P_PLAYOUT_CAP] = {"playout_cap", PARAM_INT, 0, 0, 1e6, NULL,
-                       "plies after which a playout counts as a draw; 0 = none"},
+                       "plies after which a playout counts as a draw; 0 = none",
+                       1},
     [P_SOLVER] = {"solver", PARAM_BOOL, 1, 0, 1, NULL,
-                  "back up proven wins and losses (MCTS-Solver)"},
+                  "back up proven wins and losses (MCTS-Solver)", 1},
     [P_DECISIVE] = {"decisive", PARAM_BOOL, 1, 0, 1, NULL,
-                    "on expanding a node, mark the moves that end the game"},
+                    "on expanding a node, mark the moves that end the game",
+                    1},
     [P_REUSE] = {"reuse", PARAM_BOOL, 1, 0, 1, NULL,
-                 "keep the subtree of the move played"},
+                 "keep the subtree of the move played", 1},
     [P_MAX_NODES] = {"max_nodes", PARAM_INT, 0, 0, 2e9, NULL,
-                     "node pool size; 0 = as many as max_mb holds"},
+                     "node pool size; 0 = as many as max_mb holds", 1},
     [P_MAX_MB] = {"max_mb", PARAM_INT, 64, 1, 65536, NULL,
-                  "node pool memory in MiB (when max_nodes is 0)"},
+                  "node pool memory in MiB (when max_nodes is 0)", 1},
 };
 
 static void *mcts_create(const double *values, uint64_t seed)
@@ -407,4 +410,4 @@ static void mcts_observe(void *self, const struct game *g, const void *st,
 
 const struct agent_kind mcts_kind = {
     "mcts", "UCT Monte Carlo tree search with MCTS-Solver", mcts_params,
-    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy};
+    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy, 1};

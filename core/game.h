@@ -65,6 +65,11 @@ struct game {
     const char *title; /* one line for `rulelab list` */
     const struct param_spec *params; /* n_params entries */
     int n_params;
+    /* Bumped by every change after which the same variant, moves and
+     * seeds give a different game (rules, move order, move generation
+     * order an agent draws from). Results record it, and a sweep cell is
+     * never resumed under another (results/README.md). 1 at first. */
+    int behaviour_version;
     size_t state_size; /* <= GAME_MAX_STATE_SIZE */
     int max_moves; /* legal_moves never writes more; <= GAME_MAX_MOVES */
     int board_files, board_ranks; /* for drawing the board */

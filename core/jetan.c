@@ -30,17 +30,17 @@ static const char *const escape_choices[] = {"any", "safe", "off", NULL};
 
 static const struct param_spec jetan_params[] = {
     {"endgame_equal_value", PARAM_BOOL, 0, 0, 1, NULL,
-     "the countdown starts only if both sides have the same piece kinds"},
-    {"first", PARAM_ENUM, 0, 0, 0, first_choices, "which side moves first"},
+     "the countdown starts only if both sides have the same piece kinds", 1},
+    {"first", PARAM_ENUM, 0, 0, 0, first_choices, "which side moves first", 1},
     {"max_plies", PARAM_INT, 500, 0, 100000, NULL,
-     "plies after which the game is a draw (ply_cap); 0 = none"},
+     "plies after which the game is a draw (ply_cap); 0 = none", 1},
     {"princess_escape", PARAM_ENUM, 0, 0, 0, escape_choices,
      "the once-per-game escape: to any empty square, an unattacked one, "
-     "or none"},
+     "or none", 1},
     {"princess_safe", PARAM_BOOL, 0, 0, 1, NULL,
-     "the Princess may never move onto an attacked square"},
+     "the Princess may never move onto an attacked square", 1},
     {"thoat_jumps", PARAM_BOOL, 0, 0, 1, NULL,
-     "the Thoat ignores blockers"},
+     "the Thoat ignores blockers", 1},
 };
 
 static const char piece_letters[JETAN_KINDS + 1] = "CPFDAWTN";
@@ -589,6 +589,7 @@ const struct game jetan_game = {
     .title = "Jetan (Martian chess, 10x10): take the Princess",
     .params = jetan_params,
     .n_params = (int)(sizeof jetan_params / sizeof jetan_params[0]),
+    .behaviour_version = 1,
     .state_size = sizeof(struct jetan_state),
     /* 18 pieces reach at most 16 squares each, the Chief and the Princess
      * 48 each, and an escape at most 99: 483 */

@@ -28,15 +28,15 @@ static const char *const stalemate_choices[] = {"loss", "draw", "win", NULL};
 
 static const struct param_spec serbest_params[] = {
     {"adjacent_drop_check", PARAM_BOOL, 0, 0, 1, NULL,
-     "a dropped piece may give check from beside the king"},
+     "a dropped piece may give check from beside the king", 1},
     {"kings_landing", PARAM_INT, 7, 1, 9, NULL,
-     "a king may be dropped on ranks 1..N counted from its own side"},
+     "a king may be dropped on ranks 1..N counted from its own side", 1},
     {"max_plies", PARAM_INT, 500, 0, 100000, NULL,
-     "plies after which the game is a draw (ply_cap); 0 = none"},
+     "plies after which the game is a draw (ply_cap); 0 = none", 1},
     {"no_capture_limit", PARAM_INT, 50, 0, 1000, NULL,
-     "moves per player without a capture or drop that draw; 0 = none"},
+     "moves per player without a capture or drop that draw; 0 = none", 1},
     {"stalemate", PARAM_ENUM, 0, 0, 0, stalemate_choices,
-     "what stalemate does to the stalemated side"},
+     "what stalemate does to the stalemated side", 1},
 };
 
 /* ---- hashing and bookkeeping ------------------------------------------ */
@@ -501,6 +501,7 @@ const struct game serbest_game = {
     .title = "Serbest (KhanChess 10x10 with drops): Kings Landing, Khan, mate",
     .params = serbest_params,
     .n_params = (int)(sizeof serbest_params / sizeof serbest_params[0]),
+    .behaviour_version = 1,
     .state_size = sizeof(struct serbest_state),
     .max_moves = 1024,
     .board_files = 10,

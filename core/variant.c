@@ -269,8 +269,11 @@ int spec_parse_args(const char *owner, const struct param_spec *params,
     return 0;
 }
 
-int spec_canonical(const char *owner, const struct param_spec *params,
-                   int n_params, const double *values, char *buf, size_t n)
+/* Writes owner(key=value,...) with the keys keep[] marks, sorted; with
+ * bare set and no key kept, just owner. Length or -1. */
+static int spec_text(const char *owner, const struct param_spec *params,
+                     int n_params, const double *values, const int *keep,
+                     int bare, char *buf, size_t n)
 {
     int order[VARIANT_MAX_PARAMS];
     for (int i = 0; i < n_params; i++) {
@@ -281,15 +284,23 @@ int spec_canonical(const char *owner, const struct param_spec *params,
         }
         order[j] = i;
     }
-    int w = snprintf(buf, n, "%s(", owner);
+    int kept = 0;
+    for (int i = 0; i < n_params; i++)
+        kept += keep[i] != 0;
+    int w = snprintf(buf, n, bare && !kept ? "%s" : "%s(", owner);
     if (w < 0 || (size_t)w >= n)
         return -1;
+    if (bare && !kept)
+        return w;
     size_t len = (size_t)w;
-    for (int k = 0; k < n_params; k++) {
+    for (int k = 0, written = 0; k < n_params; k++) {
         const struct param_spec *p = &params[order[k]];
         char val[64];
+        if (!keep[order[k]])
+            continue;
         param_value_text(p, values[order[k]], val, sizeof val);
-        w = snprintf(buf + len, n - len, "%s%s=%s", k ? "," : "", p->name, val);
+        w = snprintf(buf + len, n - len, "%s%s=%s", written++ ? "," : "",
+                     p->name, val);
         if (w < 0 || (size_t)w >= n - len)
             return -1;
         len += (size_t)w;
@@ -298,6 +309,28 @@ int spec_canonical(const char *owner, const struct param_spec *params,
     if (w < 0 || (size_t)w >= n - len)
         return -1;
     return (int)(len + 1);
+}
+
+int spec_canonical(const char *owner, const struct param_spec *params,
+                   int n_params, const double *values, char *buf, size_t n)
+{
+    int keep[VARIANT_MAX_PARAMS];
+    for (int i = 0; i < n_params; i++)
+        keep[i] = 1;
+    return spec_text(owner, params, n_params, values, keep, 0, buf, n);
+}
+
+int spec_identity(const char *owner, const struct param_spec *params,
+                  int n_params, const double *values, char *buf, size_t n)
+{
+    int keep[VARIANT_MAX_PARAMS];
+    for (int i = 0; i < n_params; i++) {
+        char val[64], def[64];
+        param_value_text(&params[i], values[i], val, sizeof val);
+        param_value_text(&params[i], params[i].def, def, sizeof def);
+        keep[i] = params[i].since <= 1 || strcmp(val, def) != 0;
+    }
+    return spec_text(owner, params, n_params, values, keep, 1, buf, n);
 }
 
 /* ---- game variants --------------------------------------------------- */
@@ -353,6 +386,15 @@ int variant_canonical(const struct variant *v, char *buf, size_t n)
     for (int i = 0; i < g->n_params; i++)
         values[i] = v->values[i];
     return spec_canonical(g->name, g->params, g->n_params, values, buf, n);
+}
+
+int variant_identity(const struct variant *v, char *buf, size_t n)
+{
+    const struct game *g = v->game;
+    double values[VARIANT_MAX_PARAMS];
+    for (int i = 0; i < g->n_params; i++)
+        values[i] = v->values[i];
+    return spec_identity(g->name, g->params, g->n_params, values, buf, n);
 }
 
 int variant_get(const struct variant *v, const char *name)

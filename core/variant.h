@@ -5,7 +5,9 @@
  * Each game (and each agent kind) declares its parameters as a table of
  * param_spec. A variant is the game plus one integer value per parameter
  * (an enum parameter stores the index of its choice). The canonical form
- * lists every key, sorted, with defaults filled in; results are keyed by it.
+ * lists every key, sorted, with defaults filled in; results are keyed by
+ * the identity, the canonical form without the later parameters (since > 1)
+ * that are at their defaults, so adding one changes no key.
  */
 #ifndef RULELAB_VARIANT_H
 #define RULELAB_VARIANT_H
@@ -24,6 +26,11 @@ struct param_spec {
     double min, max; /* PARAM_INT, PARAM_REAL: allowed range, inclusive */
     const char *const *choices; /* PARAM_ENUM: NULL-terminated */
     const char *doc; /* one line */
+    /* The identity version that added the parameter: 1 for those there
+     * were when identities were introduced. A parameter added later gets
+     * the next version and a default that keeps the old behaviour; it then
+     * enters identities only when not at its default (spec_identity). */
+    int since;
 };
 
 #define VARIANT_MAX_PARAMS 16
@@ -45,6 +52,9 @@ void variant_default(const struct game *g, struct variant *v);
 /* Writes the canonical form (every key, sorted, defaults filled in).
  * Returns its length, or -1 if it does not fit in n. */
 int variant_canonical(const struct variant *v, char *buf, size_t n);
+
+/* Writes the identity of v (see spec_identity). Length, or -1. */
+int variant_identity(const struct variant *v, char *buf, size_t n);
 
 /* The value of parameter `name`; asserts that the game has it. */
 int variant_get(const struct variant *v, const char *name);
@@ -75,6 +85,13 @@ int spec_canonical(const char *owner, const struct param_spec *params,
  * spaces, hex, inf or nan; any length. Returns 0 with *out set (-0 is 0),
  * or -1 when text is not such a number or its value overflows. */
 int spec_parse_number(const char *text, int whole, double *out);
+
+/* Writes the identity of owner(values): the canonical form restricted to
+ * the parameters of identity version 1 and the later ones not at their
+ * default; just `owner` when no parameter is left (as agents without
+ * parameters have always been written). Length, or -1 if it does not fit. */
+int spec_identity(const char *owner, const struct param_spec *params,
+                  int n_params, const double *values, char *buf, size_t n);
 
 /* Writes a parameter's value as text (a choice name, or the number). */
 int param_value_text(const struct param_spec *p, double value, char *buf,

@@ -16,6 +16,7 @@
 static const struct cli_command *const commands[] = {
     &cmd_run, &cmd_report, &cmd_replay, &cmd_export, &cmd_play,
     &cmd_solve, &cmd_verify, &cmd_claim, &cmd_list, &cmd_show, &cmd_perft, &cmd_bench,
+    &cmd_migrate,
     NULL};
 
 static void print_main_usage(FILE *f)

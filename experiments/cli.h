@@ -56,7 +56,7 @@ void cli_draw_board(const struct game *g, const void *st);
 
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
     cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,
-    cmd_verify, cmd_claim;
+    cmd_verify, cmd_claim, cmd_migrate;
 
 /* Dispatches argv (argv[0] the program) to a command. */
 int cli_main(int argc, char **argv);

@@ -117,7 +117,8 @@ const struct cli_command cmd_run = {
     "N threads (default: all cores), and records each one. Running the same\n"
     "sweep again on the same database resumes it: games already stored are\n"
     "skipped, never repeated. Ctrl-C stops taking new games, lets those in\n"
-    "flight finish, saves, and tells how to resume.\n\n"
+    "flight finish, saves, and tells how to resume. One run at a time per\n"
+    "database (a lock on PATH.lock); readers are never blocked.\n\n"
     "  --db PATH    the database (default results/NAME.db, NAME from the file)\n"
     "  --threads N  worker threads (default: every core)\n"
     "  --quiet      no progress line\n"
@@ -125,3 +126,44 @@ const struct cli_command cmd_run = {
     "The sweep file format is in the README and experiments/sweep.h;\n"
     "ready sweeps are in experiments/sweeps/.\n",
     run_run};
+
+/* ---- migrate ------------------------------------------------------------ */
+
+static int run_migrate(int argc, char **argv)
+{
+    const char *pos[1];
+    int npos, before;
+    const struct cli_option opts[] = {{NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_migrate);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1)
+        return cli_usage_error(&cmd_migrate, "needs a database");
+    char err[1024];
+    struct store *st;
+    struct stat sb;
+    if (stat(pos[0], &sb) != 0) {
+        fprintf(stderr, "rulelab migrate: %s: %s\n", pos[0], strerror(errno));
+        return CLI_FAIL;
+    }
+    if (store_schema_version(pos[0], &before, err, sizeof err) != 0
+        || store_open(pos[0], 0, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab migrate: %s\n", err);
+        return CLI_FAIL;
+    }
+    store_close(st);
+    if (before == STORE_SCHEMA_VERSION)
+        printf("%s is at schema version %d already\n", pos[0], before);
+    else
+        printf("%s: schema version %d -> %d\n", pos[0], before,
+               STORE_SCHEMA_VERSION);
+    return CLI_OK;
+}
+
+const struct cli_command cmd_migrate = {
+    "migrate", "upgrade a results database to this rulelab's schema",
+    "usage: rulelab migrate DB\n\n"
+    "Brings the database made by an earlier rulelab up to this one's schema\n"
+    "version, keeping every row (`run` does the same when it opens one).\n"
+    "`report`, `export` and `replay` read only this version and say so.\n",
+    run_migrate};

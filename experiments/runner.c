@@ -308,7 +308,12 @@ static void count_result(struct cell_state *c, enum game_outcome o)
 static int store_one(struct run *r, struct game_record *rec)
 {
     char err[1024];
-    if (store_insert_game(r->st, rec, err, sizeof err) != 0) {
+    int rc = store_insert_game(r->st, rec, err, sizeof err);
+    if (rc == STORE_GAME_ALREADY)
+        snprintf(err, sizeof err, "game %d of cell %lld was stored by "
+                 "another run while this one played it", rec->game_index,
+                 (long long)rec->cell_id);
+    if (rc != 0) {
         set_error(r, err);
         return -1;
     }
@@ -689,12 +694,17 @@ int runner_run(const struct sweep *s, struct store *st,
         fputc('\n', stderr);
     if (failed) {
         store_commit(st, NULL, 0);
-        store_end_run(st, r.done, "failed");
+        out->played = store_games_committed(st);
+        store_end_run(st, "failed");
         goto done;
     }
-    if (store_commit(st, err, errsz) != 0)
+    if (store_commit(st, err, errsz) != 0) {
+        out->played = store_games_committed(st);
+        store_end_run(st, "failed");
         goto done;
-    store_end_run(st, r.done, interrupted ? "interrupted" : "complete");
+    }
+    out->played = store_games_committed(st);
+    store_end_run(st, interrupted ? "interrupted" : "complete");
     rc = 0;
 done:
     if (r.cells)

@@ -1,10 +1,12 @@
 /*
  * store.h -- the results database (SQLite).
  *
- * One writer (the runner, serialised by its caller), any number of readers
- * (report, notebooks, the sqlite3 shell) at the same time: the database is
- * in WAL mode, writes are batched into transactions, and every statement is
- * prepared once. The schema is documented in results/README.md.
+ * One writer (the runner, serialised by its caller, and one run per
+ * database: store_begin_run takes a lock), any number of readers (report,
+ * notebooks, the sqlite3 shell) at the same time: the database is in WAL
+ * mode, writes are batched into transactions, and the hot statements are
+ * prepared once. The schema, its versions and what a crash or a power cut
+ * can lose are documented in results/README.md.
  */
 #ifndef RULELAB_STORE_H
 #define RULELAB_STORE_H
@@ -16,7 +18,10 @@
 
 #include "sweep.h"
 
-#define STORE_SCHEMA_VERSION 1
+/* The schema version this program writes and reads (meta.schema_version).
+ * Opening a database for writing migrates an older one up to it; opening
+ * one for reading needs exactly it. */
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 
@@ -34,19 +39,37 @@ struct game_record {
     size_t moves_len; /* strlen(moves) */
 };
 
-/* Opens (creating if needed, and bringing the schema up to date unless
- * readonly) the database at path. Returns 0, or -1 with a message. */
+/* Opens the database at path. For writing (readonly 0) it is created if
+ * needed and its schema brought up to STORE_SCHEMA_VERSION (an empty path
+ * is refused). For reading it must be at STORE_SCHEMA_VERSION: an older or
+ * newer one is refused with a message naming both versions and what to do;
+ * a database in a folder the reader cannot write is read as it is on disk
+ * (SQLite's immutable mode) when no write-ahead log holds data. Returns 0,
+ * or -1 with a message. */
 int store_open(const char *path, int readonly, struct store **out, char *err,
                size_t errsz);
+
+/* Reads the schema version of the database at path without changing it
+ * (0 for an empty one). Returns 0, or -1 with a message. */
+int store_schema_version(const char *path, int *version, char *err,
+                         size_t errsz);
 
 /* Commits what is pending and closes. NULL is fine. */
 void store_close(struct store *st);
 
 sqlite3 *store_db(struct store *st);
 
-/* Registers the sweep (or finds it by name and seed), its variants, agents
- * and cells, and starts a run row. cell_ids[i] gets the id of s->cells[i].
- * Returns 0 or -1 with a message. */
+/* Takes the writer lock (below), registers the sweep (or finds it by name
+ * and seed), its variants, agents and cells, and starts a run row.
+ * cell_ids[i] gets the id of s->cells[i]. Returns 0, or -1 with a message:
+ * another process holds the lock (naming its pid, host and start), two
+ * cells of the sweep are one cell, or a cell holds games played by another
+ * behaviour version (store.c says what the message tells).
+ *
+ * The writer lock is an flock() on the side file PATH.lock, held until
+ * store_close: one `rulelab run` at a time per database; readers never
+ * take it and are never blocked. Once it holds the lock, this marks the
+ * runs left `running` by processes that died (SIGKILL, crash) `killed`. */
 int store_begin_run(struct store *st, const struct sweep *s, int threads,
                     int64_t *cell_ids, char *err, size_t errsz);
 
@@ -60,19 +83,32 @@ int store_games_done(struct store *st, int64_t cell_id, int n,
 int store_cell_scores(struct store *st, int64_t cell_id, int n,
                       signed char *scores);
 
-/* Adds a game in the open transaction. Returns 0, or -1 with a message.
- * A game already stored (same cell and index) is left as it was. */
+/* store_insert_game's answer for a game the cell already holds. */
+#define STORE_GAME_ALREADY 1
+
+/* Adds a finished game in the open transaction (opening one if needed).
+ * Returns 0 when it was stored; STORE_GAME_ALREADY when the cell already
+ * holds a game of that index (the stored one is left as it was, and this
+ * one is not stored); -1 with a message for anything else (a row the
+ * schema rejects, a full disk). */
 int store_insert_game(struct store *st, const struct game_record *g,
                       char *err, size_t errsz);
 
 /* Records that a cell stopped early after `games` games. */
 int store_set_stopped(struct store *st, int64_t cell_id, int games);
 
-/* Commits the open transaction (and opens the next). */
+/* Commits the open transaction (the next insert opens another). Returns
+ * 0, or -1 with a message: then the transaction is rolled back, and its
+ * games are lost (a resumed run plays them again). */
 int store_commit(struct store *st, char *err, size_t errsz);
 
-/* Closes the run row: games played in it and how it ended ("complete",
- * "interrupted"). */
-int store_end_run(struct store *st, long games, const char *status);
+/* The games stored and committed since the last store_begin_run: what a
+ * run reports as played (and what runs.games holds). */
+long store_games_committed(const struct store *st);
+
+/* Commits what is pending and closes the run row: when and how it ended
+ * ("complete", "interrupted", "failed"). (Its `games` count is kept by
+ * each commit.) Returns 0 or -1. */
+int store_end_run(struct store *st, const char *status);
 
 #endif

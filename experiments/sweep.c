@@ -16,6 +16,7 @@
  */
 #include "sweep.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -765,6 +766,9 @@ int sweep_parse_bytes(const char *path, const char *text, size_t len,
         s->file_text[len] = '\0';
         if (read_lines(&r, len) == 0)
             interpret(&r, s);
+        for (int i = 0; i < s->n_cells && !r.failed; i++)
+            if (sweep_cell_seed_key(s, &s->cells[i], err, errsz) != 0)
+                r.failed = 1;
     }
     free(r.copy);
     free(r.sections);
@@ -828,12 +832,42 @@ void sweep_free(struct sweep *s)
     s->n_cells = 0;
 }
 
+int sweep_cell_seed_key(const struct sweep *s, struct sweep_cell *c,
+                        char *err, size_t errsz)
+{
+    char *key = c->seed_key;
+    int len = variant_identity(&c->variant, key, VARIANT_TEXT_MAX);
+    for (int k = 0; k < 2 && len >= 0; k++) {
+        key[len++] = '\n';
+        int w = agent_identity(s->agents[c->agent[k]].spec, key + len,
+                               VARIANT_TEXT_MAX, err, errsz);
+        len = w < 0 ? -1 : len + w;
+    }
+    if (len < 0) {
+        snprintf(err, errsz, "%s: cell %s: its identity does not fit", s->path,
+                 c->variant_text);
+        return -1;
+    }
+    return 0;
+}
+
 uint64_t sweep_game_seed(const struct sweep *s, const struct sweep_cell *c,
                          int index)
 {
-    uint64_t h = rng_hash_string(s->seed, c->variant_text);
-    h = rng_hash_string(h, s->agents[c->agent[0]].spec);
-    h = rng_hash_string(h ^ 0x5eed, s->agents[c->agent[1]].spec);
+    /* The hashes of the key's three lines, chained as they were when the
+     * key was the canonical texts, which it still is for every identity of
+     * version 1: so no stored seed ever changes. */
+    char part[VARIANT_TEXT_MAX];
+    const char *p = c->seed_key;
+    uint64_t h = s->seed;
+    assert(p[0] != '\0' && "sweep_cell_seed_key was not called");
+    for (int k = 0; k < 3; k++) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        snprintf(part, sizeof part, "%.*s", (int)n, p);
+        h = rng_hash_string(k == 2 ? h ^ 0x5eed : h, part);
+        p += n + (end ? 1 : 0);
+    }
     h ^= (uint64_t)index * 0x9e3779b97f4a7c15ULL;
     return rng_splitmix64(&h);
 }

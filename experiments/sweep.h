@@ -54,8 +54,9 @@
  * first). Cells come game section by game section in file order; within
  * one, variant by variant (the last key varying fastest), and for each
  * variant the pairs as listed, each followed by its other seat order
- * (`pairs` left out: all). Each game's seed comes from the sweep seed, the canonical
- * variant, both agent specs in seat order and the game's index alone.
+ * (`pairs` left out: all). Each game's seed comes from the sweep seed, the
+ * identities of the variant and of both agent specs in seat order (the
+ * cell's seed key) and the game's index alone.
  */
 #ifndef RULELAB_SWEEP_H
 #define RULELAB_SWEEP_H
@@ -75,10 +76,15 @@ struct sweep_agent {
     char spec[VARIANT_TEXT_MAX]; /* canonical */
 };
 
+/* A cell's seed key: its variant's identity and its two agents'
+ * identities in seat order, joined by newlines (results/README.md). */
+#define SWEEP_SEED_KEY_MAX (3 * VARIANT_TEXT_MAX)
+
 struct sweep_cell {
     struct variant variant;
     char variant_text[VARIANT_TEXT_MAX]; /* canonical */
     int agent[2]; /* seat 0 and seat 1, indices into sweep.agents */
+    char seed_key[SWEEP_SEED_KEY_MAX]; /* set by sweep_cell_seed_key */
 };
 
 struct sweep {
@@ -112,7 +118,13 @@ int sweep_parse_bytes(const char *path, const char *text, size_t len,
 
 void sweep_free(struct sweep *s);
 
-/* The seed of game `index` of cell c. */
+/* Sets c->seed_key from c's variant and agents (sweep_parse does it for
+ * every cell). Returns 0, or -1 with a message when it does not fit. */
+int sweep_cell_seed_key(const struct sweep *s, struct sweep_cell *c,
+                        char *err, size_t errsz);
+
+/* The seed of game `index` of cell c: from the sweep seed, the three
+ * lines of c->seed_key, and the index alone. */
 uint64_t sweep_game_seed(const struct sweep *s, const struct sweep_cell *c,
                          int index);
 

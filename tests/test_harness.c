@@ -149,6 +149,8 @@ static void remove_db(const char *path)
     unlink(side);
     snprintf(side, sizeof side, "%s-shm", path);
     unlink(side);
+    snprintf(side, sizeof side, "%s.lock", path);
+    unlink(side);
 }
 
 static void run_into(const char *text, const char *path, int threads,

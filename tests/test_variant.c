@@ -144,8 +144,8 @@ static void test_numbers_are_decimal(void **state)
     expect_error("tafl(max_plies=5.0)", "bad value '5.0'");
     expect_error("tafl(max_plies=99999999999999999999999)", "allowed: 0..");
     static const struct param_spec params[] = {
-        {"c", PARAM_REAL, 1.4, 0, 100, NULL, "a real"},
-        {"n", PARAM_INT, 3, 1, 10, NULL, "an integer"},
+        {"c", PARAM_REAL, 1.4, 0, 100, NULL, "a real", 1},
+        {"n", PARAM_INT, 3, 1, 10, NULL, "an integer", 1},
     };
     const char *bad[] = {"c=0x1p1", "c=nan", "c=inf", "c=-inf", "c=+1",
                          "c=1e", "c=.", "c=1..2", "c=1e-999", "n=0x3",

@@ -24,6 +24,7 @@
 
 #include "game.h"
 #include "jetan.h"
+#include "jetan_helpers.h"
 #include "jetan_ref.h"
 #include "rng.h"
 
@@ -262,6 +263,56 @@ static int differential_game(const struct variant *v,
     return positions;
 }
 
+/* Endings random play rarely or never reaches (no_moves), and one of each
+ * other kind, judged by both: the hand positions of test_jetan.c, whose
+ * results there were worked out by hand. */
+static void test_reference_endings(void **state)
+{
+    (void)state;
+    const struct {
+        const char *variant, *pieces, *fields, *move;
+    } cases[] = {
+        {"jetan", "N:e5 p:e6 C:a1 P:j1 c:a10", "b -", "e5e6"},
+        /* the same with Orange in seat 0: the winner is still Black */
+        {"jetan(first=orange)", "N:e5 p:e6 C:a1 P:j1 c:a10", "b -", "e5e6"},
+        {"jetan", "n:e7 P:e6 C:a1 c:a10 p:j10", "o -", "e7e6"},
+        {"jetan", "C:e5 c:e8 P:j1 p:a10", "b -", "e5e8"},
+        {"jetan", "D:e5 c:e8 C:a1 P:j1 p:a10", "b -", "e5e8"},
+        {"jetan", "n:f2 C:e1 P:j1 c:a10 p:j10", "o -", "f2e1"},
+        /* Black's Chief boxed in by Orange Panthans: after f7g7 Black has
+         * no move at all */
+        {"jetan", "C:a1 n:a2 n:b1 n:b2 P:j10 n:f7 n:g8 n:g9 n:g10 n:h7 "
+                  "n:h8 c:h9 n:h10 n:i7 p:i8 n:i9 t:i10 t:j7 d:j8 d:j9",
+         "o p", "f7g7"},
+        /* a move that ends nothing */
+        {"jetan", "N:e5 p:e8 C:a1 P:j1 c:a10", "b -", "e5e6"},
+    };
+    const jetan_ref_params p = {0, 0, 0};
+    long results[REASON_COUNT] = {0};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct variant v;
+        struct jetan_state st;
+        char fen[160], after[160], err[256];
+        jetan_fen(cases[i].pieces, cases[i].fields, fen);
+        assert_int_equal(variant_parse(cases[i].variant, &v, NULL, 0), 0);
+        if (jetan_game.from_text(&st, &v, fen, err, sizeof err) != 0)
+            fail_msg("%s: %s", fen, err);
+        move_t m;
+        assert_int_equal(jetan_game.move_from_text(&st, cases[i].move, &m), 0);
+        jetan_game.apply(&st, m);
+        jetan_ref_result result;
+        assert_int_equal(jetan_ref_play(fen, &p, cases[i].move, after,
+                                        sizeof after, &result), 0);
+        check_result(&st, &result, fen, results);
+        if (i == sizeof cases / sizeof *cases - 1)
+            assert_false(result.over);
+    }
+    assert_int_equal(results[REASON_PRINCESS_CAPTURED], 3);
+    assert_int_equal(results[REASON_CHIEF_CAPTURED], 1);
+    assert_int_equal(results[REASON_CHIEF_CAPTURED_BY_OTHER], 2);
+    assert_int_equal(results[REASON_NO_MOVES], 1);
+}
+
 static void test_differential_against_reference(void **state)
 {
     (void)state;
@@ -306,6 +357,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_consistent),
+        cmocka_unit_test(test_reference_endings),
         cmocka_unit_test(test_differential_against_reference),
     };
     return cmocka_run_group_tests_name("jetan_games", tests, NULL, NULL);

@@ -572,18 +572,49 @@ static void judge(const pos_t *ps, const serbest_ref_params *p, int n,
     }
 }
 
-int serbest_ref_result_of(const char *fen, const serbest_ref_params *p,
-                          serbest_ref_result *r)
+int serbest_ref_judge(const char *fen, const serbest_ref_params *p,
+                      char out[][8], int max, serbest_ref_result *r)
 {
     static list_t l;
     pos_t ps;
+    int i;
 
     if (p == NULL) p = &DEFAULT_PARAMS;
     if (!valid_params(p) || r == NULL) return -1;
     if (parse_fen(fen, &ps) != 0 || khan_side(&ps) == -2) return -1;
+    if (khan_side(&ps) >= 0) {
+        judge(&ps, p, 0, r);           /* won: no moves to list */
+        return 0;
+    }
     generate(&ps, p, &l);
     judge(&ps, p, l.n, r);
-    return 0;
+    for (i = 0; i < l.n && i < max; i++) strcpy(out[i], l.text[i]);
+    return l.n;
+}
+
+int serbest_ref_result_of(const char *fen, const serbest_ref_params *p,
+                          serbest_ref_result *r)
+{
+    return serbest_ref_judge(fen, p, NULL, 0, r) < 0 ? -1 : 0;
+}
+
+int serbest_ref_make_move(const char *fen, const char *move, char *out,
+                          size_t outsz)
+{
+    pos_t ps;
+    char norm[8];
+    int f0 = 0, r0 = 0, f1, r1;
+
+    if (move == NULL || parse_fen(fen, &ps) != 0) return -1;
+    if (normalise_move(move, norm, &f0, &r0, &f1, &r1) != 0) return -1;
+    if (norm[1] == '@') {
+        if (ps.hand[ps.side][kind_index(norm[0])] == 0) return -1;
+        if (ps.sq[f1][r1] != '.') return -1;
+    } else if (colour_of(ps.sq[f0][r0]) != ps.side) {
+        return -1;
+    }
+    make_move(&ps, norm);
+    return write_fen(&ps, out, outsz);
 }
 
 /* Counts the move sequences of `depth` (>= 1) from ps, whose game is on;

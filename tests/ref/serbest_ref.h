@@ -105,6 +105,22 @@ int serbest_ref_apply(const char *fen, const serbest_ref_params *p, const char *
 int serbest_ref_result_of(const char *fen, const serbest_ref_params *p,
                           serbest_ref_result *r);
 
+/* serbest_ref_result_of and serbest_ref_moves in one generation: fills *r
+ * and writes the legal moves as serbest_ref_moves does, except that a game
+ * won by a Khan has none (returns 0, writes nothing).  Returns the number
+ * of legal moves, or -1 as serbest_ref_result_of. */
+int serbest_ref_judge(const char *fen, const serbest_ref_params *p,
+                      char out[][8], int max, serbest_ref_result *r);
+
+/* Plays `move` WITHOUT checking that it is legal (the caller has found it
+ * in serbest_ref_moves' list for the same position and parameters) and
+ * writes the position as serbest_ref_apply does.  Only checks that it is
+ * move text, that a drop's piece is in hand and lands on an empty square,
+ * and that a board move starts from a piece of the side to move.  Returns
+ * 0, or -1. */
+int serbest_ref_make_move(const char *fen, const char *move, char *out,
+                          size_t outsz);
+
 /* Perft: the number of sequences of `depth` legal moves and drops from the
  * position text, where a game that ended earlier adds nothing (a Khan; a
  * mated or stalemated side has no moves to count); depth 0 counts 1, a

@@ -11,7 +11,8 @@
  *    also counts how many positions had the king in check, in double check,
  *    a pinned piece and a king in hand, and requires each kind to occur;
  *  - after every move the incremental hash and piece lists equal a
- *    recomputation, the text round-trips, and every game ends with a reason.
+ *    recomputation, the text round-trips, and every game ends with a reason
+ *    (10,000 games).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -180,8 +181,10 @@ static void compare_position(const struct variant *v,
     serbest_game.move_from_text(&fresh, fast[pick], &m);
     serbest_game.apply(&fresh, m);
     serbest_game.to_text(&fresh, after, sizeof after);
-    assert_int_equal(serbest_ref_apply(text, p, fast[pick], ref_after,
-                                       sizeof ref_after), 0);
+    /* the move is in the reference's list (the lists are equal), so the
+     * reference may play it without generating the list again */
+    assert_int_equal(serbest_ref_make_move(text, fast[pick], ref_after,
+                                           sizeof ref_after), 0);
     if (!same_position(after, ref_after))
         fail_msg("%s + %s: fast %s, reference %s", text, fast[pick], after,
                  ref_after);
@@ -337,7 +340,7 @@ static void test_random_games_consistent(void **state)
                               "serbest(stalemate=draw,no_capture_limit=5)",
                               "serbest(adjacent_drop_check=1)"};
     int reasons[REASON_COUNT] = {0};
-    for (int game = 0; game < 2000; game++) {
+    for (int game = 0; game < 10000; game++) {
         struct variant v;
         variant_parse(variants[game % 4], &v, NULL, 0);
         struct serbest_state st;

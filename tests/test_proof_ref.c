@@ -148,7 +148,8 @@ static int read_proof(FILE *in, struct proof *pf, char *err, size_t errsz)
             if (strncmp(line, want, strlen(want)) != 0
                 || (number == 1 || number == 5 ? len != strlen(want)
                                                : len == strlen(want))) {
-                snprintf(err, errsz, "line %d: expected '%s...'", number, want);
+                snprintf(err, errsz, "line %d: expected '%s...'", number,
+                         want);
                 return -1;
             }
             const char *rest = line + strlen(want);

@@ -303,8 +303,8 @@ static void test_reference_endings(void **state)
                 fail_msg("%s: %s", cases[i].fen, err);
             if (cases[i].move) {
                 move_t m;
-                assert_int_equal(serbest_game.move_from_text(&st, cases[i].move,
-                                                             &m), 0);
+                assert_int_equal(
+                    serbest_game.move_from_text(&st, cases[i].move, &m), 0);
                 serbest_game.apply(&st, m);
                 assert_int_equal(serbest_ref_apply(cases[i].fen, &p,
                                                    cases[i].move, after,

@@ -540,14 +540,45 @@ static void capture_result(char mover, char taken, jetan_ref_result *r)
     }
 }
 
+/* Plays m (legal in pos) and writes the result and position text; the
+ * tail of jetan_ref_play and jetan_ref_play_listed. */
+static int play_and_judge(pos_t *pos, const jetan_ref_params *p,
+                          const move_t *m, char *out, size_t outsz,
+                          jetan_ref_result *r)
+{
+    move_t *moves = NULL;
+    int n, black, orange;
+    char mover = pos->board[m->fr][m->ff];
+    char taken = make_move(pos, m);
+
+    r->over = 0;
+    r->winner = 0;
+    r->reason = "";
+    capture_result(mover, taken, r);
+    if (!r->over) {
+        /* a side with no move at all: draw */
+        n = generate(pos, p, &moves);
+        if (n < 0)
+            return -1;
+        free(moves);
+        if (n == 0) {
+            r->over = 1;
+            r->winner = 'd';
+            r->reason = "no_moves";
+        }
+    }
+    count_pieces(pos, &black, &orange);
+    r->small_armies = black <= 3 && orange <= 3;
+    return print_pos(pos, out, outsz);
+}
+
 int jetan_ref_play(const char *fen, const jetan_ref_params *p,
                    const char *move, char *out, size_t outsz,
                    jetan_ref_result *r)
 {
     pos_t pos;
-    move_t *moves = NULL;
-    int n, i, found = -1, black, orange;
-    char mover, taken;
+    move_t *moves = NULL, m;
+    int n, i, found = -1;
 
     if (p == NULL || move == NULL || r == NULL || parse_pos(fen, &pos) != 0)
         return -1;
@@ -564,29 +595,53 @@ int jetan_ref_play(const char *fen, const jetan_ref_params *p,
         free(moves);
         return -1;
     }
-    mover = pos.board[moves[found].fr][moves[found].ff];
-    taken = make_move(&pos, &moves[found]);
+    m = moves[found];
     free(moves);
+    return play_and_judge(&pos, p, &m, out, outsz, r);
+}
 
-    r->over = 0;
-    r->winner = 0;
-    r->reason = "";
-    capture_result(mover, taken, r);
-    if (!r->over) {
-        /* a side with no move at all: draw */
-        n = generate(&pos, p, &moves);
-        if (n < 0)
-            return -1;
-        free(moves);
-        if (n == 0) {
-            r->over = 1;
-            r->winner = 'd';
-            r->reason = "no_moves";
-        }
+/* Reads a square ("e1", "a10") at s into rank and file; returns its length
+ * (2 or 3), or 0. */
+static int read_square(const char *s, int *rank, int *file)
+{
+    if (s[0] < 'a' || s[0] > 'j' || s[1] < '1' || s[1] > '9')
+        return 0;
+    *file = s[0] - 'a';
+    if (s[1] == '1' && s[2] == '0') {
+        *rank = 9;
+        return 3;
     }
-    count_pieces(&pos, &black, &orange);
-    r->small_armies = black <= 3 && orange <= 3;
-    return print_pos(&pos, out, outsz);
+    *rank = s[1] - '1';
+    return 2;
+}
+
+int jetan_ref_play_listed(const char *fen, const jetan_ref_params *p,
+                          const char *move, char *out, size_t outsz,
+                          jetan_ref_result *r)
+{
+    pos_t pos;
+    move_t m;
+    int len;
+
+    if (p == NULL || move == NULL || r == NULL || parse_pos(fen, &pos) != 0)
+        return -1;
+    memset(&m, 0, sizeof m);
+    len = read_square(move, &m.fr, &m.ff);
+    if (len == 0)
+        return -1;
+    m.escape = move[len] == '^';
+    len += m.escape;
+    {
+        int len2 = read_square(move + len, &m.tr, &m.tf);
+        if (len2 == 0 || move[len + len2] != '\0')
+            return -1;
+    }
+    if (!belongs_to(pos.board[m.fr][m.ff], pos.black_to_move))
+        return -1;
+    if (m.escape
+        && !(pos.black_to_move ? pos.black_escape : pos.orange_escape))
+        return -1;
+    return play_and_judge(&pos, p, &m, out, outsz, r);
 }
 
 int jetan_ref_apply(const char *fen, const jetan_ref_params *p,

@@ -110,6 +110,14 @@ int jetan_ref_play(const char *fen, const jetan_ref_params *p,
                    const char *move, char *out, size_t outsz,
                    jetan_ref_result *r);
 
+/* As jetan_ref_play, for a move the caller has found in jetan_ref_moves'
+ * list for the same position and parameters: it is NOT checked against
+ * the list again (only that it is move text, that its from-square holds a
+ * piece of the side to move, and that an escape is still available). */
+int jetan_ref_play_listed(const char *fen, const jetan_ref_params *p,
+                          const char *move, char *out, size_t outsz,
+                          jetan_ref_result *r);
+
 /* Perft: the number of sequences of `depth` legal moves from the position
  * text, where a game that ended earlier adds nothing (a Princess or Chief
  * captured; a side without moves has none to count); depth 0 counts 1. A

@@ -17,6 +17,7 @@
 
 #include "game.h"
 #include "jetan_helpers.h"
+#include "jetan_ref.h"
 
 #define CORNERS_BLACK_FIRST "C:a1 P:j1 c:a10 p:j10"
 
@@ -53,7 +54,8 @@ static void test_perft_start(void **state)
      * games that end at ply 2 (Black's escaped Princess taken, e.g.
      * f1^i8 i9i8), which the author counted once each as leaves. Under
      * game_perft's rule (a game that ended earlier adds nothing) the
-     * reference's own move lists give 1,131,980 too. */
+     * reference's own move lists give 1,131,980 too (test_perft_reference
+     * recomputes every row of this test with the reference). */
     const uint64_t start[] = {112, 12526, 1131980};
     for (int d = 1; d <= 3; d++) {
         assert_int_equal(perft_of("jetan", NULL, d), start[d - 1]);
@@ -62,7 +64,7 @@ static void test_perft_start(void **state)
                          start[d - 1]);
     }
     /* without escapes: 8 x 3 Panthan, 2 x 3 Thoat, 2 x 4 Flier, 14 Princess;
-     * the other settings' tables agree with the reference's move lists */
+     * the other settings' tables are the reference's counts */
     const struct { const char *variant; uint64_t n[3]; } tables[] = {
         {"jetan(princess_escape=off)", {52, 2704, 161795}},
         {"jetan(thoat_jumps=1)", {112, 12530, 1133755}},
@@ -76,6 +78,37 @@ static void test_perft_start(void **state)
                          d, (unsigned long long)perft_of(tables[i].variant,
                                                          NULL, d),
                          (unsigned long long)tables[i].n[d - 1]);
+}
+
+/* The same tables from the naive reference (tests/ref/jetan_ref.c,
+ * written from RULES.md alone, every step path enumerated literally). */
+static void test_perft_reference(void **state)
+{
+    (void)state;
+    const char *start = "wadfpcfdaw/tnnnnnnnnt/10/10/10/10/10/10/TNNNNNNNNT/"
+                        "WADFCPFDAW";
+    const struct {
+        char side;
+        jetan_ref_params p; /* thoat_jumps, princess_safe, princess_escape */
+        long long n[3];
+    } tables[] = {
+        {'b', {0, 0, 0}, {112, 12526, 1131980}},
+        {'o', {0, 0, 0}, {112, 12526, 1131980}}, /* first=orange */
+        {'b', {0, 0, 2}, {52, 2704, 161795}},    /* princess_escape=off */
+        {'b', {1, 0, 0}, {112, 12530, 1133755}}, /* thoat_jumps=1 */
+        {'b', {0, 0, 1}, {92, 8460, 720454}},    /* princess_escape=safe */
+        {'b', {0, 1, 0}, {92, 8439, 686112}},    /* princess_safe=1 */
+    };
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+        char fen[128];
+        snprintf(fen, sizeof fen, "%s %c Pp", start, tables[i].side);
+        for (int d = 1; d <= 3; d++) {
+            long long n = jetan_ref_perft(fen, &tables[i].p, d);
+            if (n != tables[i].n[d - 1])
+                fail_msg("table %zu depth %d: reference %lld, expected %lld",
+                         i, d, n, tables[i].n[d - 1]);
+        }
+    }
 }
 
 static void test_setup(void **state)
@@ -792,6 +825,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perft_start),
+        cmocka_unit_test(test_perft_reference),
         cmocka_unit_test(test_setup),
         cmocka_unit_test(test_open_board),
         cmocka_unit_test(test_panthan),

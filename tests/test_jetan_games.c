@@ -4,12 +4,13 @@
  *    ones recomputed from scratch, the position text round-trips, and every
  *    game ends with a reason (10,000 games over seven settings, two of
  *    them from a sparse position where the endgame countdown runs);
- *  - differential: the fast generator and apply agree with the naive
- *    reference in tests/ref/jetan_ref.c (written apart, from RULES.md
- *    alone, enumerating every step path literally) on at least 100,000
- *    positions of random games under each parameter setting the reference
- *    knows: defaults, thoat_jumps=1, princess_escape=off,
- *    princess_escape=safe, princess_safe=1.
+ *  - differential: the fast generator, apply and the result of each move
+ *    (winner and reason) agree with the naive reference in
+ *    tests/ref/jetan_ref.c (written apart, from RULES.md alone,
+ *    enumerating every step path literally) on at least 100,000 positions
+ *    of random games under each parameter setting the reference knows:
+ *    defaults, thoat_jumps=1, princess_escape=off, princess_escape=safe,
+ *    princess_safe=1.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 
 #include "game.h"
 #include "jetan.h"
+#include "jetan_helpers.h"
 #include "jetan_ref.h"
 #include "rng.h"
 
@@ -150,40 +152,50 @@ static void three_fields(const char *text, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)len, text);
 }
 
-static int has_letter(const char *text, char c)
+/* The winner the fast engine reports, as the reference writes it: 'b',
+ * 'o', 'd' for a draw, 0 while the game goes on. */
+static char fast_winner(const struct jetan_state *st)
 {
-    return memchr(text, c, strcspn(text, " ")) != NULL;
+    enum game_outcome o = jetan_game.status(st).outcome;
+    if (o == GAME_ONGOING)
+        return 0;
+    if (o == GAME_DRAW)
+        return 'd';
+    return jetan_game.seat_side(st, o == GAME_WIN_SEAT0 ? 0 : 1)[0];
 }
 
-/* The ending the fast engine must report after `move` took what the
- * reference's board `after` no longer holds. */
-static void check_ending(const struct jetan_state *st, const char *after,
-                         int mover_is_chief, const char *what)
+/* The fast engine's result after a move equals the reference's: same
+ * reason (by RULES.md's name) and winner. Where the reference sees no end,
+ * the engine may only have ended the game by a rule that needs history:
+ * the ply cap, or the endgame countdown when both sides have at most 3
+ * pieces. */
+static void check_result(const struct jetan_state *st,
+                         const jetan_ref_result *want, const char *what,
+                         long results[REASON_COUNT])
 {
     enum end_reason why = jetan_game.status(st).reason;
-    enum end_reason expected = REASON_NONE;
-    if (!has_letter(after, 'P') || !has_letter(after, 'p'))
-        expected = REASON_PRINCESS_CAPTURED;
-    else if (!has_letter(after, 'C') || !has_letter(after, 'c'))
-        expected = mover_is_chief ? REASON_CHIEF_CAPTURED
-                                  : REASON_CHIEF_CAPTURED_BY_OTHER;
-    if (expected != REASON_NONE ? why != expected
-        : (why == REASON_PRINCESS_CAPTURED || why == REASON_CHIEF_CAPTURED
-           || why == REASON_CHIEF_CAPTURED_BY_OTHER))
-        fail_msg("%s: fast ends with %s, expected %s", what,
-                 end_reason_name(why), end_reason_name(expected));
+    char winner = fast_winner(st);
+    if (want->over) {
+        if (strcmp(end_reason_name(why), want->reason) != 0
+            || winner != want->winner)
+            fail_msg("%s: fast ends with %s (winner %c), reference %s "
+                     "(winner %c)", what, end_reason_name(why),
+                     winner ? winner : '-', want->reason, want->winner);
+        results[why]++;
+    } else if (why != REASON_NONE && why != REASON_PLY_CAP
+               && !(why == REASON_ENDGAME_COUNTDOWN && want->small_armies)) {
+        fail_msg("%s: fast ends with %s, the reference sees no end", what,
+                 end_reason_name(why));
+    }
 }
 
 /* Plays one random game under v, comparing with the reference at every
- * position. Moves are compared as text, sorted. The result of a move is
- * compared with jetan_ref_apply under `relaxed` (p without the Princess's
- * safety rules, which only remove moves and change nothing in how a move
- * is played), since the reference's apply first lists the legal moves and
- * under the safety rules that is its slowest part. Returns the number of
- * positions compared. */
+ * position: the moves (as text, sorted), the position after a random move
+ * and that move's result (jetan_ref_play_listed). Results are counted by
+ * reason in results. Returns the number of positions compared. */
 static int differential_game(const struct variant *v,
-                             const jetan_ref_params *p,
-                             const jetan_ref_params *relaxed, uint64_t seed)
+                             const jetan_ref_params *p, uint64_t seed,
+                             long results[REASON_COUNT])
 {
     static char ref[JETAN_REF_MAX_MOVES][8];
     uint64_t fast_keys[GAME_MAX_MOVES], ref_keys[JETAN_REF_MAX_MOVES];
@@ -230,13 +242,13 @@ static int differential_game(const struct variant *v,
         mt[8] = '\0';
         move_t m;
         assert_int_equal(jetan_game.move_from_text(&fresh, mt, &m), 0);
-        int mover_is_chief =
-            JETAN_KIND_OF(fresh.board[JETAN_FROM(m)]) == JETAN_CHIEF;
         jetan_game.apply(&fresh, m);
         char ours[160], theirs[160];
         jetan_game.to_text(&fresh, after, sizeof after);
-        assert_int_equal(jetan_ref_apply(text, relaxed, mt, ref_after,
-                                         sizeof ref_after), 0);
+        jetan_ref_result result;
+        /* mt is in the reference's list (the lists are equal) */
+        assert_int_equal(jetan_ref_play_listed(text, p, mt, ref_after,
+                                               sizeof ref_after, &result), 0);
         three_fields(after, ours, sizeof ours);
         three_fields(ref_after, theirs, sizeof theirs);
         if (strcmp(ours, theirs) != 0)
@@ -244,12 +256,62 @@ static int differential_game(const struct variant *v,
                      theirs);
         char what[200];
         snprintf(what, sizeof what, "%s + %s", text, mt);
-        check_ending(&fresh, ref_after, mover_is_chief, what);
+        check_result(&fresh, &result, what, results);
         /* Go on in the real game; it must agree with the fresh copy. */
         jetan_game.apply(&st, m);
         assert_int_equal(jetan_game.hash(&st), jetan_game.hash(&fresh));
     }
     return positions;
+}
+
+/* Endings random play rarely or never reaches (no_moves), and one of each
+ * other kind, judged by both: the hand positions of test_jetan.c, whose
+ * results there were worked out by hand. */
+static void test_reference_endings(void **state)
+{
+    (void)state;
+    const struct {
+        const char *variant, *pieces, *fields, *move;
+    } cases[] = {
+        {"jetan", "N:e5 p:e6 C:a1 P:j1 c:a10", "b -", "e5e6"},
+        /* the same with Orange in seat 0: the winner is still Black */
+        {"jetan(first=orange)", "N:e5 p:e6 C:a1 P:j1 c:a10", "b -", "e5e6"},
+        {"jetan", "n:e7 P:e6 C:a1 c:a10 p:j10", "o -", "e7e6"},
+        {"jetan", "C:e5 c:e8 P:j1 p:a10", "b -", "e5e8"},
+        {"jetan", "D:e5 c:e8 C:a1 P:j1 p:a10", "b -", "e5e8"},
+        {"jetan", "n:f2 C:e1 P:j1 c:a10 p:j10", "o -", "f2e1"},
+        /* Black's Chief boxed in by Orange Panthans: after f7g7 Black has
+         * no move at all */
+        {"jetan", "C:a1 n:a2 n:b1 n:b2 P:j10 n:f7 n:g8 n:g9 n:g10 n:h7 "
+                  "n:h8 c:h9 n:h10 n:i7 p:i8 n:i9 t:i10 t:j7 d:j8 d:j9",
+         "o p", "f7g7"},
+        /* a move that ends nothing */
+        {"jetan", "N:e5 p:e8 C:a1 P:j1 c:a10", "b -", "e5e6"},
+    };
+    const jetan_ref_params p = {0, 0, 0};
+    long results[REASON_COUNT] = {0};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct variant v;
+        struct jetan_state st;
+        char fen[160], after[160], err[256];
+        jetan_fen(cases[i].pieces, cases[i].fields, fen);
+        assert_int_equal(variant_parse(cases[i].variant, &v, NULL, 0), 0);
+        if (jetan_game.from_text(&st, &v, fen, err, sizeof err) != 0)
+            fail_msg("%s: %s", fen, err);
+        move_t m;
+        assert_int_equal(jetan_game.move_from_text(&st, cases[i].move, &m), 0);
+        jetan_game.apply(&st, m);
+        jetan_ref_result result;
+        assert_int_equal(jetan_ref_play(fen, &p, cases[i].move, after,
+                                        sizeof after, &result), 0);
+        check_result(&st, &result, fen, results);
+        if (i == sizeof cases / sizeof *cases - 1)
+            assert_false(result.over);
+    }
+    assert_int_equal(results[REASON_PRINCESS_CAPTURED], 3);
+    assert_int_equal(results[REASON_CHIEF_CAPTURED], 1);
+    assert_int_equal(results[REASON_CHIEF_CAPTURED_BY_OTHER], 2);
+    assert_int_equal(results[REASON_NO_MOVES], 1);
 }
 
 static void test_differential_against_reference(void **state)
@@ -271,19 +333,23 @@ static void test_differential_against_reference(void **state)
         char err[256];
         if (variant_parse(settings[i].variant, &v, err, sizeof err) != 0)
             fail_msg("%s", err);
-        long positions = 0;
+        long positions = 0, results[REASON_COUNT] = {0};
         int games = 0;
         while (positions < per_setting) {
-            jetan_ref_params relaxed = settings[i].p;
-            relaxed.princess_safe = 0;
-            if (relaxed.princess_escape == 1)
-                relaxed.princess_escape = 0;
-            positions += differential_game(&v, &settings[i].p, &relaxed,
-                                           1000003u * (i + 1) + (uint64_t)games);
+            uint64_t seed = 1000003u * (i + 1) + (uint64_t)games;
+            positions += differential_game(&v, &settings[i].p, seed, results);
             games++;
         }
-        print_message("differential %s: %ld positions in %d games agree\n",
-                      settings[i].variant, positions, games);
+        print_message("differential %s: %ld positions in %d games agree; "
+                      "endings confirmed by the reference: princess_captured "
+                      "%ld, chief_captured %ld, chief_captured_by_other %ld, "
+                      "no_moves %ld\n", settings[i].variant, positions, games,
+                      results[REASON_PRINCESS_CAPTURED],
+                      results[REASON_CHIEF_CAPTURED],
+                      results[REASON_CHIEF_CAPTURED_BY_OTHER],
+                      results[REASON_NO_MOVES]);
+        assert_true(results[REASON_PRINCESS_CAPTURED] > 0);
+        assert_true(results[REASON_CHIEF_CAPTURED_BY_OTHER] > 0);
     }
 }
 
@@ -291,6 +357,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_consistent),
+        cmocka_unit_test(test_reference_endings),
         cmocka_unit_test(test_differential_against_reference),
     };
     return cmocka_run_group_tests_name("jetan_games", tests, NULL, NULL);

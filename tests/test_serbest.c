@@ -14,6 +14,7 @@
 
 #include "game.h"
 #include "serbest.h"
+#include "serbest_ref.h"
 
 /* Builds a position from "K:e1 k:e8 ...", the hands ("NQ", "nq" or "") and
  * the side ('w'/'b') under the variant; fails the test on error. */
@@ -122,15 +123,15 @@ static void test_perft(void **state)
 {
     (void)state;
     /* From the start: 6 kinds x 100 squares + 10 x KL king drops; depth 2
-     * agrees with the independent reference (tests/ref/serbest_ref.c). */
+     * is the independent reference's count (test_perft_reference). */
     assert_int_equal(perft_of("serbest", NULL, 1), 670);
     assert_int_equal(perft_of("serbest(kings_landing=8)", NULL, 1), 680);
     assert_int_equal(perft_of("serbest(kings_landing=9)", NULL, 1), 690);
     assert_int_equal(perft_of("serbest", NULL, 2), 437828);
     assert_int_equal(perft_of("serbest(kings_landing=8)", NULL, 2), 450120);
     assert_int_equal(perft_of("serbest(kings_landing=9)", NULL, 2), 462654);
-    /* Mid-game positions: depths 1-3, each count also reproduced by the
-     * naive reference (tests/ref/serbest_ref.c) when this table was made. */
+    /* Mid-game positions: depths 1-3, each count recomputed by the naive
+     * reference in test_perft_reference. */
     const struct { const char *fen; uint64_t counts[3]; } mid[] = {
         {"10/3k6/10/10/4N5/10/10/10/2Q7/4K5[r] b", {97, 3560, 73948}},
         {"k9/rb8/n9/10/10/10/10/10/10/4K5[N] w", {100, 1345, 20177}},
@@ -140,6 +141,38 @@ static void test_perft(void **state)
         for (int d = 1; d <= 3; d++)
             assert_int_equal(perft_of("serbest", mid[i].fen, d),
                              mid[i].counts[d - 1]);
+}
+
+/* The same tables from the naive reference (tests/ref/serbest_ref.c,
+ * written from RULES.md alone: every candidate is played on a copy and the
+ * mover's king tested by scanning every enemy piece). */
+static void test_perft_reference(void **state)
+{
+    (void)state;
+    const char *start = "10/10/10/10/10/10/10/10/10/10"
+                        "[KQRRBBNNPPPPPPSSkqrrbbnnppppppss] w";
+    const struct { int kl, depth; long long n; } from_start[] = {
+        {7, 1, 670}, {8, 1, 680}, {9, 1, 690},
+        {7, 2, 437828}, {8, 2, 450120}, {9, 2, 462654},
+    };
+    for (size_t i = 0; i < sizeof from_start / sizeof *from_start; i++) {
+        serbest_ref_params p = {from_start[i].kl, 0, 0};
+        assert_int_equal(serbest_ref_perft(start, &p, from_start[i].depth),
+                         from_start[i].n);
+    }
+    const struct { const char *fen; long long counts[3]; } mid[] = {
+        {"10/3k6/10/10/4N5/10/10/10/2Q7/4K5[r] b", {97, 3560, 73948}},
+        {"k9/rb8/n9/10/10/10/10/10/10/4K5[N] w", {100, 1345, 20177}},
+        {"10/10/2k7/10/4b5/10/10/2K7/3P6/10[QRn] w", {192, 19462, 2272745}},
+    };
+    serbest_ref_params defaults = {7, 0, 0};
+    for (size_t i = 0; i < sizeof mid / sizeof *mid; i++)
+        for (int d = 1; d <= 3; d++) {
+            long long n = serbest_ref_perft(mid[i].fen, &defaults, d);
+            if (n != mid[i].counts[d - 1])
+                fail_msg("%s depth %d: reference %lld, expected %lld",
+                         mid[i].fen, d, n, mid[i].counts[d - 1]);
+        }
 }
 
 /* ---- piece moves ----------------------------------------------------- */
@@ -504,6 +537,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_perft_reference),
         cmocka_unit_test(test_fide_moves_on_10x10),
         cmocka_unit_test(test_pawns),
         cmocka_unit_test(test_drops),

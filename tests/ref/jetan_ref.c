@@ -340,14 +340,16 @@ static void piece_destinations(const pos_t *pos, int rank, int file,
     }
 }
 
-/* Is (rank, file) attacked by side `by_black`: could one of its pieces other
- * than a Princess move there by the rules on this board? */
-static int attacked(const pos_t *pos, int rank, int file, int by_black,
-                    const jetan_ref_params *p)
+/* Marks in map every square attacked by side `by_black`: a square one of
+ * its pieces other than a Princess could move to by the rules on this
+ * board. */
+static void attack_map(const pos_t *pos, int by_black,
+                       const jetan_ref_params *p, int map[NRANKS][NFILES])
 {
-    int r, f;
+    int r, f, tr, tf;
     int dest[NRANKS][NFILES];
 
+    memset(map, 0, sizeof(int) * NRANKS * NFILES);
     for (r = 0; r < NRANKS; r++) {
         for (f = 0; f < NFILES; f++) {
             char c = pos->board[r][f];
@@ -356,11 +358,12 @@ static int attacked(const pos_t *pos, int rank, int file, int by_black,
             if (c == 'P' || c == 'p')
                 continue;            /* the Princess attacks nothing */
             piece_destinations(pos, r, f, p, dest);
-            if (dest[rank][file])
-                return 1;
+            for (tr = 0; tr < NRANKS; tr++)
+                for (tf = 0; tf < NFILES; tf++)
+                    if (dest[tr][tf])
+                        map[tr][tf] = 1;
         }
     }
-    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -401,12 +404,16 @@ static int generate(const pos_t *pos, const jetan_ref_params *p,
             char c = pos->board[fr][ff];
             int is_princess = (c == 'P' || c == 'p');
             pos_t without;      /* the board with this Princess removed */
+            int attacked[NRANKS][NFILES]; /* by the enemy, on `without` */
 
             if (is_empty(c) || !belongs_to(c, black))
                 continue;
 
-            without = *pos;
-            without.board[fr][ff] = '.';
+            if (is_princess && (p->princess_safe || p->princess_escape == 1)) {
+                without = *pos;
+                without.board[fr][ff] = '.';
+                attack_map(&without, !black, p, attacked);
+            }
 
             /* normal moves */
             piece_destinations(pos, fr, ff, p, dest);
@@ -414,8 +421,7 @@ static int generate(const pos_t *pos, const jetan_ref_params *p,
                 for (tf = 0; tf < NFILES; tf++) {
                     if (!dest[tr][tf])
                         continue;
-                    if (is_princess && p->princess_safe &&
-                        attacked(&without, tr, tf, !black, p))
+                    if (is_princess && p->princess_safe && attacked[tr][tf])
                         continue;
                     moves[n].fr = fr; moves[n].ff = ff;
                     moves[n].tr = tr; moves[n].tf = tf;
@@ -432,7 +438,7 @@ static int generate(const pos_t *pos, const jetan_ref_params *p,
                     for (tf = 0; tf < NFILES; tf++) {
                         if (!is_empty(pos->board[tr][tf]))
                             continue;       /* her own square is not empty */
-                        if (need_safe && attacked(&without, tr, tf, !black, p))
+                        if (need_safe && attacked[tr][tf])
                             continue;
                         moves[n].fr = fr; moves[n].ff = ff;
                         moves[n].tr = tr; moves[n].tf = tf;
@@ -483,6 +489,161 @@ int jetan_ref_moves(const char *fen, const jetan_ref_params *p,
     return n;
 }
 
+/* Counts the pieces of each side on the board. */
+static void count_pieces(const pos_t *pos, int *black, int *orange)
+{
+    int r, f;
+    *black = *orange = 0;
+    for (r = 0; r < NRANKS; r++)
+        for (f = 0; f < NFILES; f++) {
+            *black += is_black(pos->board[r][f]);
+            *orange += is_orange(pos->board[r][f]);
+        }
+}
+
+/* Plays the legal move m on pos and returns the letter it captured ('.'
+ * if none). */
+static char make_move(pos_t *pos, const move_t *m)
+{
+    char piece = pos->board[m->fr][m->ff];
+    char taken = pos->board[m->tr][m->tf];
+    pos->board[m->fr][m->ff] = '.';
+    pos->board[m->tr][m->tf] = piece;    /* captures whatever stood there */
+    if (m->escape) {
+        if (pos->black_to_move)
+            pos->black_escape = 0;
+        else
+            pos->orange_escape = 0;
+    }
+    pos->black_to_move = !pos->black_to_move;
+    return taken;
+}
+
+/* Whether a capture of `taken` by `mover` ends the game (RULES.md section
+ * 2, "End of the game"), and how: fills *r. */
+static void capture_result(char mover, char taken, jetan_ref_result *r)
+{
+    char mover_side = is_black(mover) ? 'b' : 'o';
+    if (taken == 'P' || taken == 'p') {
+        r->over = 1;
+        r->winner = mover_side;
+        r->reason = "princess_captured";
+    } else if (taken == 'C' || taken == 'c') {
+        r->over = 1;
+        if (mover == 'C' || mover == 'c') {
+            r->winner = mover_side;
+            r->reason = "chief_captured";
+        } else {
+            r->winner = 'd';
+            r->reason = "chief_captured_by_other";
+        }
+    }
+}
+
+/* Plays m (legal in pos) and writes the result and position text; the
+ * tail of jetan_ref_play and jetan_ref_play_listed. */
+static int play_and_judge(pos_t *pos, const jetan_ref_params *p,
+                          const move_t *m, char *out, size_t outsz,
+                          jetan_ref_result *r)
+{
+    move_t *moves = NULL;
+    int n, black, orange;
+    char mover = pos->board[m->fr][m->ff];
+    char taken = make_move(pos, m);
+
+    r->over = 0;
+    r->winner = 0;
+    r->reason = "";
+    capture_result(mover, taken, r);
+    if (!r->over) {
+        /* a side with no move at all: draw */
+        n = generate(pos, p, &moves);
+        if (n < 0)
+            return -1;
+        free(moves);
+        if (n == 0) {
+            r->over = 1;
+            r->winner = 'd';
+            r->reason = "no_moves";
+        }
+    }
+    count_pieces(pos, &black, &orange);
+    r->small_armies = black <= 3 && orange <= 3;
+    return print_pos(pos, out, outsz);
+}
+
+int jetan_ref_play(const char *fen, const jetan_ref_params *p,
+                   const char *move, char *out, size_t outsz,
+                   jetan_ref_result *r)
+{
+    pos_t pos;
+    move_t *moves = NULL, m;
+    int n, i, found = -1;
+
+    if (p == NULL || move == NULL || r == NULL || parse_pos(fen, &pos) != 0)
+        return -1;
+    n = generate(&pos, p, &moves);
+    if (n < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        if (strcmp(moves[i].text, move) == 0) {
+            found = i;
+            break;
+        }
+    }
+    if (found < 0) {
+        free(moves);
+        return -1;
+    }
+    m = moves[found];
+    free(moves);
+    return play_and_judge(&pos, p, &m, out, outsz, r);
+}
+
+/* Reads a square ("e1", "a10") at s into rank and file; returns its length
+ * (2 or 3), or 0. */
+static int read_square(const char *s, int *rank, int *file)
+{
+    if (s[0] < 'a' || s[0] > 'j' || s[1] < '1' || s[1] > '9')
+        return 0;
+    *file = s[0] - 'a';
+    if (s[1] == '1' && s[2] == '0') {
+        *rank = 9;
+        return 3;
+    }
+    *rank = s[1] - '1';
+    return 2;
+}
+
+int jetan_ref_play_listed(const char *fen, const jetan_ref_params *p,
+                          const char *move, char *out, size_t outsz,
+                          jetan_ref_result *r)
+{
+    pos_t pos;
+    move_t m;
+    int len;
+
+    if (p == NULL || move == NULL || r == NULL || parse_pos(fen, &pos) != 0)
+        return -1;
+    memset(&m, 0, sizeof m);
+    len = read_square(move, &m.fr, &m.ff);
+    if (len == 0)
+        return -1;
+    m.escape = move[len] == '^';
+    len += m.escape;
+    {
+        int len2 = read_square(move + len, &m.tr, &m.tf);
+        if (len2 == 0 || move[len + len2] != '\0')
+            return -1;
+    }
+    if (!belongs_to(pos.board[m.fr][m.ff], pos.black_to_move))
+        return -1;
+    if (m.escape
+        && !(pos.black_to_move ? pos.black_escape : pos.orange_escape))
+        return -1;
+    return play_and_judge(&pos, p, &m, out, outsz, r);
+}
+
 int jetan_ref_apply(const char *fen, const jetan_ref_params *p,
                     const char *move, char *out, size_t outsz)
 {
@@ -505,19 +666,59 @@ int jetan_ref_apply(const char *fen, const jetan_ref_params *p,
         free(moves);
         return -1;
     }
-    {
-        const move_t *m = &moves[found];
-        char piece = pos.board[m->fr][m->ff];
-        pos.board[m->fr][m->ff] = '.';
-        pos.board[m->tr][m->tf] = piece;    /* captures whatever stood there */
-        if (m->escape) {
-            if (pos.black_to_move)
-                pos.black_escape = 0;
-            else
-                pos.orange_escape = 0;
-        }
-        pos.black_to_move = !pos.black_to_move;
-    }
+    make_move(&pos, &moves[found]);
     free(moves);
     return print_pos(&pos, out, outsz);
+}
+
+/* Counts the move sequences of `depth` (>= 1) from pos, whose game is on;
+ * -1 on allocation failure. */
+static long long perft_from(const pos_t *pos, const jetan_ref_params *p,
+                            int depth)
+{
+    move_t *moves = NULL;
+    long long total = 0;
+    int n = generate(pos, p, &moves), i;
+
+    if (n < 0)
+        return -1;
+    if (depth == 1) {
+        free(moves);
+        return n;
+    }
+    for (i = 0; i < n && total >= 0; i++) {
+        pos_t child = *pos;
+        jetan_ref_result r = {0, 0, "", 0};
+        char mover = pos->board[moves[i].fr][moves[i].ff];
+        capture_result(mover, make_move(&child, &moves[i]), &r);
+        if (r.over)
+            continue;          /* the game ended: adds nothing */
+        long long below = perft_from(&child, p, depth - 1);
+        total = below < 0 ? -1 : total + below;
+    }
+    free(moves);
+    return total;
+}
+
+long long jetan_ref_perft(const char *fen, const jetan_ref_params *p,
+                          int depth)
+{
+    pos_t pos;
+    const char *royal;
+    int r, f, found;
+
+    if (p == NULL || depth < 0 || parse_pos(fen, &pos) != 0)
+        return -1;
+    if (depth == 0)
+        return 1;
+    /* a Princess or a Chief missing: the game is over */
+    for (royal = "CcPp"; *royal; royal++) {
+        found = 0;
+        for (r = 0; r < NRANKS; r++)
+            for (f = 0; f < NFILES; f++)
+                found |= pos.board[r][f] == *royal;
+        if (!found)
+            return 0;
+    }
+    return perft_from(&pos, p, depth);
 }

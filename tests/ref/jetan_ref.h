@@ -85,6 +85,51 @@ int jetan_ref_moves(const char *fen, const jetan_ref_params *p,
 int jetan_ref_apply(const char *fen, const jetan_ref_params *p,
                     const char *move, char *out, size_t outsz);
 
+/* What a move ended, by RULES.md section 2 ("End of the game"). */
+typedef struct {
+    int over;           /* 1 if the game ended with this move */
+    char winner;        /* 'b' Black, 'o' Orange, 'd' a draw; 0 if not over */
+    const char *reason; /* RULES.md's name: "princess_captured" (the
+                           capturer wins), "chief_captured" (a Chief took
+                           the enemy Chief: it wins), "chief_captured_by_other"
+                           (any other piece took a Chief: draw), "no_moves"
+                           (the side now to move has no move at all: draw);
+                           "" if not over */
+    int small_armies;   /* both sides have at most 3 pieces after the move:
+                           the endgame countdown runs; when it ends depends
+                           on history (and endgame_equal_value), which this
+                           reference does not judge */
+} jetan_ref_result;
+
+/* As jetan_ref_apply, and also says in *r what the move ended. A capture
+ * of a Princess or Chief decides the game whatever else holds; only if the
+ * move captured neither is "no_moves" judged, on the moves of the side now
+ * to move under p. Not judged (they need history): the endgame countdown's
+ * end and max_plies. Returns 0, or -1 as jetan_ref_apply (r NULL too). */
+int jetan_ref_play(const char *fen, const jetan_ref_params *p,
+                   const char *move, char *out, size_t outsz,
+                   jetan_ref_result *r);
+
+/* As jetan_ref_play, for a move the caller has found in jetan_ref_moves'
+ * list for the same position and parameters: it is NOT checked against
+ * the list again (only that it is move text, that its from-square holds a
+ * piece of the side to move, and that an escape is still available). */
+int jetan_ref_play_listed(const char *fen, const jetan_ref_params *p,
+                          const char *move, char *out, size_t outsz,
+                          jetan_ref_result *r);
+
+/* Perft: the number of sequences of `depth` legal moves from the position
+ * text, where a game that ended earlier adds nothing (a Princess or Chief
+ * captured; a side without moves has none to count); depth 0 counts 1. A
+ * position without both Chiefs and both Princesses is a finished game: 0
+ * for any depth above 0. The endgame countdown and max_plies are not
+ * judged: the countdown draws 10 plies after it starts at the earliest, so
+ * counts up to depth 10 are exact (for the default max_plies). Returns -1
+ * on a bad text, p == NULL, depth < 0 or allocation failure.
+ * Cost: one move generation per position at depths 0..depth-1. */
+long long jetan_ref_perft(const char *fen, const jetan_ref_params *p,
+                          int depth);
+
 #ifdef __cplusplus
 }
 #endif

@@ -264,11 +264,9 @@ static void square_name(int f, int r, char *buf)
     buf[n] = '\0';
 }
 
+/* Appends t; generate() sorts the list and drops duplicates at the end. */
 static void add_text(list_t *l, const char *t)
 {
-    int i;
-    for (i = 0; i < l->n; i++)
-        if (strcmp(l->text[i], t) == 0) return;  /* no duplicates */
     if (l->n < SERBEST_REF_MAX_MOVES) {
         strcpy(l->text[l->n], t);
         l->n++;
@@ -399,12 +397,13 @@ static int cmp_text(const void *a, const void *b)
 static int valid_params(const serbest_ref_params *p)
 {
     return p->kings_landing >= 1 && p->kings_landing <= 9 &&
-           (p->adjacent_drop_check == 0 || p->adjacent_drop_check == 1);
+           (p->adjacent_drop_check == 0 || p->adjacent_drop_check == 1) &&
+           p->stalemate >= 0 && p->stalemate <= 2;
 }
 
 static void generate(const pos_t *ps, const serbest_ref_params *p, list_t *l)
 {
-    int f, r, k;
+    int f, r, k, kept, i;
     l->n = 0;
     /* board moves */
     for (f = 0; f < N; f++)
@@ -418,11 +417,16 @@ static void generate(const pos_t *ps, const serbest_ref_params *p, list_t *l)
                 for (r = 0; r < N; r++)
                     try_drop(ps, p, l, k, f, r);
     qsort(l->text, (size_t)l->n, sizeof l->text[0], cmp_text);
+    /* no duplicates */
+    for (kept = 0, i = 0; i < l->n; i++)
+        if (kept == 0 || strcmp(l->text[kept - 1], l->text[i]) != 0)
+            memmove(l->text[kept++], l->text[i], sizeof l->text[0]);
+    l->n = kept;
 }
 
 /* ---------------------------------------------------------------- public API */
 
-static const serbest_ref_params DEFAULT_PARAMS = {7, 0};
+static const serbest_ref_params DEFAULT_PARAMS = {7, 0, 0};
 
 int serbest_ref_moves(const char *fen, const serbest_ref_params *p, char out[][8], int max)
 {
@@ -458,51 +462,199 @@ static int parse_square(const char *s, int *f, int *r)
     return 2;
 }
 
+/* Writes the canonical text of `move` ("N@e5", "e2e4") into norm (8
+ * bytes) and its squares into *f0..*r1 (f0, r0 unset for a drop). Returns
+ * 0, or -1 if it is not move text. */
+static int normalise_move(const char *move, char *norm, int *f0, int *r0,
+                          int *f1, int *r1)
+{
+    int n;
+    if (move[0] != '\0' && move[1] == '@') {
+        char up = (char)toupper((unsigned char)move[0]);
+        if (kind_index(up) < 0) return -1;
+        n = parse_square(move + 2, f1, r1);
+        if (n == 0 || move[2 + n] != '\0') return -1;
+        norm[0] = up;
+        norm[1] = '@';
+        square_name(*f1, *r1, norm + 2);
+    } else {
+        int n0 = parse_square(move, f0, r0), n1;
+        if (n0 == 0) return -1;
+        n1 = parse_square(move + n0, f1, r1);
+        if (n1 == 0 || move[n0 + n1] != '\0') return -1;
+        square_name(*f0, *r0, norm);
+        square_name(*f1, *r1, norm + strlen(norm));
+    }
+    return 0;
+}
+
+/* Plays the legal move with canonical text norm on ps. Returns 1 if it
+ * captured a piece, else 0. */
+static int make_move(pos_t *ps, const char *norm)
+{
+    int f0 = 0, r0 = 0, f1 = 0, r1 = 0, captured = 0;
+    char tmp[8];
+    normalise_move(norm, tmp, &f0, &r0, &f1, &r1);
+    if (norm[1] == '@') {
+        int k = kind_index(norm[0]);
+        ps->sq[f1][r1] = piece_letter(norm[0], ps->side);
+        ps->hand[ps->side][k]--;
+    } else {
+        captured = ps->sq[f1][r1] != '.';
+        ps->sq[f1][r1] = ps->sq[f0][r0];   /* captured piece leaves the game */
+        ps->sq[f0][r0] = '.';
+    }
+    ps->side = 1 - ps->side;
+    return captured;
+}
+
 int serbest_ref_apply(const char *fen, const serbest_ref_params *p, const char *move, char *out, size_t outsz)
 {
     static list_t l;
     pos_t ps;
     char norm[8];
-    int i, found = 0, n;
+    int i, found = 0;
     int f0, r0, f1, r1;
 
     if (p == NULL) p = &DEFAULT_PARAMS;
     if (!valid_params(p) || move == NULL) return -1;
     if (parse_fen(fen, &ps) != 0) return -1;
-
-    /* normalise the move text */
-    if (move[0] != '\0' && move[1] == '@') {
-        char up = (char)toupper((unsigned char)move[0]);
-        if (kind_index(up) < 0) return -1;
-        n = parse_square(move + 2, &f1, &r1);
-        if (n == 0 || move[2 + n] != '\0') return -1;
-        norm[0] = up;
-        norm[1] = '@';
-        square_name(f1, r1, norm + 2);
-    } else {
-        int n0 = parse_square(move, &f0, &r0), n1;
-        if (n0 == 0) return -1;
-        n1 = parse_square(move + n0, &f1, &r1);
-        if (n1 == 0 || move[n0 + n1] != '\0') return -1;
-        square_name(f0, r0, norm);
-        square_name(f1, r1, norm + strlen(norm));
-    }
+    if (normalise_move(move, norm, &f0, &r0, &f1, &r1) != 0) return -1;
 
     generate(&ps, p, &l);
     for (i = 0; i < l.n; i++)
         if (strcmp(l.text[i], norm) == 0) found = 1;
     if (!found) return -1;
 
-    if (norm[1] == '@') {
-        int k = kind_index(norm[0]);
-        ps.sq[f1][r1] = piece_letter(norm[0], ps.side);
-        ps.hand[ps.side][k]--;
-    } else {
-        ps.sq[f1][r1] = ps.sq[f0][r0];   /* captured piece leaves the game */
-        ps.sq[f0][r0] = '.';
-    }
-    ps.side = 1 - ps.side;
+    make_move(&ps, norm);
     return write_fen(&ps, out, outsz);
+}
+
+/* The side whose king stands on its far rank (white: rank 10, black:
+ * rank 1), WHITE or BLACK; -1 if none, -2 if both. */
+static int khan_side(const pos_t *ps)
+{
+    int f, side = -1;
+    for (f = 0; f < N; f++) {
+        if (ps->sq[f][N - 1] == 'K') side = side == -1 ? WHITE : -2;
+        if (ps->sq[f][0] == 'k') side = side == -1 ? BLACK : -2;
+    }
+    return side;
+}
+
+/* Fills *r with what RULES.md section 1 ("End of the game") says of ps,
+ * given the number of legal moves n of the side to move. */
+static void judge(const pos_t *ps, const serbest_ref_params *p, int n,
+                  serbest_ref_result *r)
+{
+    int khan = khan_side(ps), mover = ps->side, other = 1 - ps->side;
+    r->over = 0;
+    r->winner = 0;
+    r->reason = "";
+    if (khan >= 0) {
+        r->over = 1;
+        r->winner = khan == WHITE ? 'w' : 'b';
+        r->reason = "khan";
+    } else if (n == 0 && king_attacked(ps, mover)) {
+        r->over = 1;
+        r->winner = other == WHITE ? 'w' : 'b';
+        r->reason = "checkmate";
+    } else if (n == 0) {
+        /* no king on the board and nothing to move or drop: stalemated too */
+        r->over = 1;
+        r->reason = "stalemate";
+        if (p->stalemate == 0)
+            r->winner = other == WHITE ? 'w' : 'b';
+        else if (p->stalemate == 1)
+            r->winner = 'd';
+        else
+            r->winner = mover == WHITE ? 'w' : 'b';
+    }
+}
+
+int serbest_ref_judge(const char *fen, const serbest_ref_params *p,
+                      char out[][8], int max, serbest_ref_result *r)
+{
+    static list_t l;
+    pos_t ps;
+    int i;
+
+    if (p == NULL) p = &DEFAULT_PARAMS;
+    if (!valid_params(p) || r == NULL) return -1;
+    if (parse_fen(fen, &ps) != 0 || khan_side(&ps) == -2) return -1;
+    if (khan_side(&ps) >= 0) {
+        judge(&ps, p, 0, r);           /* won: no moves to list */
+        return 0;
+    }
+    generate(&ps, p, &l);
+    judge(&ps, p, l.n, r);
+    for (i = 0; i < l.n && i < max; i++) strcpy(out[i], l.text[i]);
+    return l.n;
+}
+
+int serbest_ref_result_of(const char *fen, const serbest_ref_params *p,
+                          serbest_ref_result *r)
+{
+    return serbest_ref_judge(fen, p, NULL, 0, r) < 0 ? -1 : 0;
+}
+
+int serbest_ref_make_move(const char *fen, const char *move, char *out,
+                          size_t outsz)
+{
+    pos_t ps;
+    char norm[8];
+    int f0 = 0, r0 = 0, f1, r1;
+
+    if (move == NULL || parse_fen(fen, &ps) != 0) return -1;
+    if (normalise_move(move, norm, &f0, &r0, &f1, &r1) != 0) return -1;
+    if (norm[1] == '@') {
+        if (ps.hand[ps.side][kind_index(norm[0])] == 0) return -1;
+        if (ps.sq[f1][r1] != '.') return -1;
+    } else if (colour_of(ps.sq[f0][r0]) != ps.side) {
+        return -1;
+    }
+    make_move(&ps, norm);
+    return write_fen(&ps, out, outsz);
+}
+
+/* Counts the move sequences of `depth` (>= 1) from ps, whose game is on;
+ * -1 on allocation failure. */
+static long long perft_from(const pos_t *ps, const serbest_ref_params *p,
+                            int depth)
+{
+    list_t *l = malloc(sizeof *l);
+    long long total = 0;
+    int i;
+
+    if (l == NULL) return -1;
+    generate(ps, p, l);
+    if (depth == 1) {
+        total = l->n;
+    } else {
+        for (i = 0; i < l->n && total >= 0; i++) {
+            pos_t child = *ps;
+            long long below;
+            make_move(&child, l->text[i]);
+            if (khan_side(&child) >= 0) continue; /* won: adds nothing */
+            below = perft_from(&child, p, depth - 1);
+            total = below < 0 ? -1 : total + below;
+        }
+    }
+    free(l);
+    return total;
+}
+
+long long serbest_ref_perft(const char *fen, const serbest_ref_params *p,
+                            int depth)
+{
+    pos_t ps;
+
+    if (p == NULL) p = &DEFAULT_PARAMS;
+    if (!valid_params(p) || depth < 0) return -1;
+    if (parse_fen(fen, &ps) != 0 || khan_side(&ps) == -2) return -1;
+    if (depth == 0) return 1;
+    if (khan_side(&ps) >= 0) return 0;
+    return perft_from(&ps, p, depth);
 }
 
 int serbest_ref_in_check(const char *fen)

@@ -45,10 +45,12 @@
  *   - No move or drop may leave the mover's own king (if on the board)
  *     attacked.  A king not on the board is never attacked.
  *   - Captures remove the captured piece from the game.
- *   - Game end (khan, mate, stalemate, repetition, limits) is NOT considered:
- *     moves are generated for the side to move regardless.  In an illegal
- *     position where the enemy king is attacked, capturing it is generated
- *     like any other capture.
+ *   - Move generation does not consider the end of the game: moves are
+ *     generated for the side to move regardless.  In an illegal position
+ *     where the enemy king is attacked, capturing it is generated like any
+ *     other capture.  serbest_ref_result_of judges the end (khan, mate,
+ *     stalemate under the `stalemate` parameter); repetition, the
+ *     no-capture limit and max_plies need history and are not judged.
  */
 #ifndef SERBEST_REF_H
 #define SERBEST_REF_H
@@ -60,7 +62,18 @@
 typedef struct {
     int kings_landing;        /* 1..9 */
     int adjacent_drop_check;  /* 0 or 1 */
+    int stalemate;            /* who a stalemate favours: 0 = loss (default:
+                                 the stalemated side loses), 1 = draw,
+                                 2 = win (the stalemated side wins) */
 } serbest_ref_params;
+
+/* The result of a position, by RULES.md section 1 ("End of the game"). */
+typedef struct {
+    int over;            /* 1 if the game is over */
+    char winner;         /* 'w', 'b', 'd' (draw); 0 if not over */
+    const char *reason;  /* RULES.md's name: "khan", "checkmate",
+                            "stalemate"; "" if not over */
+} serbest_ref_result;
 
 /* Parses `fen` (format above) and writes every legal move/drop of the side to
  * move as NUL-terminated text into out[0..], sorted with strcmp, without
@@ -79,6 +92,46 @@ int serbest_ref_moves(const char *fen, const serbest_ref_params *p, char out[][8
  * further fields.  Returns 0, or -1 for a bad position or parameters, a move
  * not in the legal list, or outsz too small for the result. */
 int serbest_ref_apply(const char *fen, const serbest_ref_params *p, const char *move, char *out, size_t outsz);
+
+/* Judges the position text as the rules judge a position reached by a
+ * move: a king on its far rank (white rank 10, black rank 1) has won as
+ * Khan (a king can get there only by moving: no king drop reaches it);
+ * else a side to move with no legal move or drop has lost by checkmate if
+ * its king is on the board and attacked, else is stalemated (also with no
+ * king on the board), and p->stalemate says who wins.  Repetition, the
+ * no-capture limit and max_plies need history and are not judged.
+ * Returns 0 with *r filled, or -1 on a bad text or parameters (both kings
+ * on their far ranks is a bad text). p == NULL means the defaults. */
+int serbest_ref_result_of(const char *fen, const serbest_ref_params *p,
+                          serbest_ref_result *r);
+
+/* serbest_ref_result_of and serbest_ref_moves in one generation: fills *r
+ * and writes the legal moves as serbest_ref_moves does, except that a game
+ * won by a Khan has none (returns 0, writes nothing).  Returns the number
+ * of legal moves, or -1 as serbest_ref_result_of. */
+int serbest_ref_judge(const char *fen, const serbest_ref_params *p,
+                      char out[][8], int max, serbest_ref_result *r);
+
+/* Plays `move` WITHOUT checking that it is legal (the caller has found it
+ * in serbest_ref_moves' list for the same position and parameters) and
+ * writes the position as serbest_ref_apply does.  Only checks that it is
+ * move text, that a drop's piece is in hand and lands on an empty square,
+ * and that a board move starts from a piece of the side to move.  Returns
+ * 0, or -1. */
+int serbest_ref_make_move(const char *fen, const char *move, char *out,
+                          size_t outsz);
+
+/* Perft: the number of sequences of `depth` legal moves and drops from the
+ * position text, where a game that ended earlier adds nothing (a Khan; a
+ * mated or stalemated side has no moves to count); depth 0 counts 1, a
+ * position already won by a Khan 0 above that.  The history rules are not
+ * judged: from a position text (no history, no-capture count 0) threefold
+ * repetition needs 8 plies and the no-capture limit 100, so counts up to
+ * depth 7 are exact for the default limits.  Returns -1 on a bad text or
+ * parameters, depth < 0 or allocation failure.  Cost: one move generation
+ * (every candidate played on a copy) per position at depths 0..depth-1. */
+long long serbest_ref_perft(const char *fen, const serbest_ref_params *p,
+                            int depth);
 
 /* 1 if the side to move has its king on the board and it is attacked by any
  * enemy piece, else 0; -1 on a bad text. */

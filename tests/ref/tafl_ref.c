@@ -392,3 +392,40 @@ int tafl_ref_apply(const char *fen, const tafl_ref_params *p, const char *move,
     *result = res;
     return 0;
 }
+
+/* ---------------------------------------------------------------- perft */
+
+/* Counts the move sequences of `depth` (>= 1) from pos, whose game is on. */
+static long long perft_from(const pos_t *pos, const tafl_ref_params *p,
+                            int depth)
+{
+    move_t mv[TAFL_REF_MAX_MOVES];
+    int n = gen_moves(pos, p, mv), i;
+    long long total = 0;
+
+    if (depth == 1) return n;
+    for (i = 0; i < n; i++) {
+        pos_t child = *pos;
+        if (do_move(&child, p, &mv[i]) != 0) continue; /* the game ended */
+        total += perft_from(&child, p, depth - 1);
+    }
+    return total;
+}
+
+long long tafl_ref_perft(const char *fen, const tafl_ref_params *p, int depth)
+{
+    pos_t pos;
+    int f, r, king_on_board = 0, king_escaped = 0;
+
+    if (p == NULL || depth < 0 || parse_pos(fen, &pos) != 0) return -1;
+    if (depth == 0) return 1;
+    for (f = 0; f < N; f++)
+        for (r = 0; r < N; r++)
+            if (pos.sq[f][r] == KING) {
+                king_on_board = 1;
+                king_escaped = p->escape_edge ? is_edge_square(f, r)
+                                              : is_corner_square(f, r);
+            }
+    if (!king_on_board || king_escaped) return 0;
+    return perft_from(&pos, p, depth);
+}

@@ -77,4 +77,17 @@ int tafl_ref_moves(const char *fen, const tafl_ref_params *p, char out[][8], int
 int tafl_ref_apply(const char *fen, const tafl_ref_params *p, const char *move,
                    char *out, size_t outsz, int *result);
 
+/* Perft: the number of sequences of `depth` legal moves from the position
+ * text, where a game that ended earlier (king escaped or captured, or a
+ * side with no legal move) adds nothing; depth 0 counts 1. A position
+ * whose King is missing (captured) or already on an escape square is a
+ * finished game: 0 for any depth above 0. Returns -1 on a bad text, p ==
+ * NULL or depth < 0.
+ * The history rules are not covered (see above); none of them can end a
+ * game within 6 plies of a position given as text, whose history is empty
+ * (a shuttle needs 7 moves of one side, a threefold repetition 8 plies,
+ * the no-capture limit 100), so counts up to depth 6 are exact.
+ * Cost: one move generation per position at depths 1..depth-1. */
+long long tafl_ref_perft(const char *fen, const tafl_ref_params *p, int depth);
+
 #endif /* TAFL_REF_H */

@@ -7,7 +7,9 @@
 #    uninterrupted claim (all but the timing columns), none twice;
 #  - an answer the database refuses stops the claim without losing the
 #    answers stored before it, and a resume completes it;
-#  - --positions K takes the first K games' positions, so it is idempotent.
+#  - --positions K takes the first K games' positions, so it is idempotent;
+#  - a small kill campaign (scripts/kill_claim.sh, 3 SIGKILLs at moments
+#    drawn with a fixed seed): 0 answers lost, duplicated or changed.
 # Usage: test_claim.sh PATH/TO/rulelab
 set -u
 bin=$1
@@ -147,6 +149,11 @@ if [ "$(rows "$dir/five.db")" = "$first5" ] \
         && grep -q "^0 positions solved.*; 5 already stored" <<<"$out"; then
     ok "--positions 5 twice: the first 5 games' answers, once"
 else bad "--positions 5 twice: $(count "$dir/five.db") rows: $out"; fi
+
+out=$("$(dirname "$0")/../scripts/kill_claim.sh" 3 7 "$bin" 6 2>&1)
+if [ $? -eq 0 ]; then
+    ok "kill campaign:$(head -n 1 <<<"$out" | cut -d: -f2 | cut -d, -f1);$(tail -n 1 <<<"$out" | cut -d: -f2-)"
+else bad "kill campaign: $out"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -27,6 +27,13 @@
  * <ply> is the node's distance from the root (1 for the attacker's first
  * move); <move> is in the game's notation. A line's children are the lines
  * after it with ply one greater, up to the next line with ply no greater.
+ *
+ * The reader is strict: the header lines come once each, in this order; a
+ * header value follows its key after one space; <N> and <ply> are 1 to
+ * SOLVER_MAX_PLIES in plain digits (no sign, no leading zero); a move line
+ * is <ply>, one space, <move>, and nothing else; no line after 'end'
+ * (an empty one neither); lines end in "\n" or "\r\n" (the last may lack
+ * it) and hold at most 2047 characters and no NUL byte.
  */
 #ifndef RULELAB_SOLVER_H
 #define RULELAB_SOLVER_H
@@ -86,8 +93,11 @@ struct proof_info {
 
 /* Re-checks a proof file from scratch: the header parses, every attacker
  * move is legal, every legal defender move is present, every leaf is a win
- * of the attacker by the rules, no line is deeper than the bound. Returns
- * 0 if valid, or -1 with a message naming the line where it breaks. */
+ * of the attacker by the rules, no line is deeper than the bound. Reads
+ * the file once, as it checks: memory is bounded by the bound (one state
+ * and one move list per ply), not by the file's size. Returns 0 if valid,
+ * or -1 with a message "line L: what is wrong" naming the file line where
+ * it breaks (info->nodes then counts the move lines read so far). */
 int proof_verify(FILE *in, struct proof_info *info, char *err, size_t errsz);
 
 #endif

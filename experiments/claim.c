@@ -1,10 +1,19 @@
 /*
  * claim.c -- sampling claim positions from stored games, solving them on
  * all threads, and storing the answers. See claim.h.
+ *
+ * Each answer is written as soon as its position is solved, in its own
+ * statement (its own transaction), so an interruption, a crash or one
+ * failing position loses at most the positions still being solved; a
+ * second run of the same command finds the stored answers and skips them.
+ * SIGINT and SIGTERM stop the run after the positions in flight, like
+ * `rulelab run`.
  */
 #include "claim.h"
 
 #include <omp.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +35,15 @@ struct candidate {
     int failed;
     char err[256];
 };
+
+/* Set by SIGINT/SIGTERM (or the test hook below): start no new position. */
+static atomic_int stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&stop_requested, 1);
+}
 
 /* Whether the side to move in a Serbest position may drop its king on its
  * highest allowed rank. */
@@ -85,7 +103,9 @@ static int sample_game(int64_t id, const char *variant, const char *moves,
     }
 }
 
-/* Solves one candidate, writing and verifying the proof of a win. */
+/* Solves one candidate, writing and verifying the proof of a win: fills
+ * c->r, c->pv and c->proof (malloc'd, a win only), or sets c->failed with
+ * a message in c->err. */
 static void solve_candidate(struct candidate *c, const struct claim_options *o)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
@@ -135,27 +155,33 @@ static void solve_candidate(struct candidate *c, const struct claim_options *o)
     }
 }
 
+/* Whether c's answer for this question, bound and budget is in the
+ * claims table: 1 yes, 0 no, -1 on a database error. */
 static int already_stored(sqlite3 *db, const struct candidate *c,
                           const struct claim_options *o)
 {
     sqlite3_stmt *q;
-    int found = 0;
+    int rc;
     if (sqlite3_prepare_v2(db, "SELECT 1 FROM claims WHERE game_id = ?1 AND "
                            "ply = ?2 AND question = ?3 AND plies = ?4 AND "
                            "node_budget = ?5", -1, &q, NULL) != SQLITE_OK)
-        return 0;
+        return -1;
     sqlite3_bind_int64(q, 1, c->game_id);
     sqlite3_bind_int(q, 2, c->ply);
     sqlite3_bind_text(q, 3, CLAIM_KING_LANDING, -1, SQLITE_STATIC);
     sqlite3_bind_int(q, 4, o->plies);
     sqlite3_bind_int64(q, 5, (int64_t)o->nodes);
-    found = sqlite3_step(q) == SQLITE_ROW;
+    rc = sqlite3_step(q);
     sqlite3_finalize(q);
-    return found;
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Stores c's answer in one statement (its own transaction). A row for
+ * the same position, question, bound and budget already there (another
+ * claim on the same file got there first) is kept, and *dup set; any
+ * other failure (CHECK, disk full, busy) is an error. Returns 0 or -1. */
 static int store_candidate(sqlite3 *db, const struct candidate *c,
-                           const struct claim_options *o)
+                           const struct claim_options *o, int *dup)
 {
     static const char *const answers[] = {"win", "no_win", "unknown"};
     char now[32];
@@ -164,11 +190,14 @@ static int store_candidate(sqlite3 *db, const struct candidate *c,
     gmtime_r(&t, &tm);
     strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO claims (game_id, ply,"
+    *dup = 0;
+    if (sqlite3_prepare_v2(db, "INSERT INTO claims (game_id, ply,"
                            " variant, position, question, plies, node_budget,"
                            " answer, nodes, seconds, pv, proof, created)"
                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                           " ?11, ?12, ?13)", -1, &q, NULL) != SQLITE_OK)
+                           " ?11, ?12, ?13) ON CONFLICT (game_id, ply,"
+                           " question, plies, node_budget) DO NOTHING",
+                           -1, &q, NULL) != SQLITE_OK)
         return -1;
     sqlite3_bind_int64(q, 1, c->game_id);
     sqlite3_bind_int(q, 2, c->ply);
@@ -188,29 +217,38 @@ static int store_candidate(sqlite3 *db, const struct candidate *c,
     sqlite3_bind_text(q, 13, now, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(q);
     sqlite3_finalize(q);
+    if (rc == SQLITE_DONE)
+        *dup = sqlite3_changes(db) == 0;
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Reads the candidates from the stored games. Returns how many, or -1. */
+/* Reads the candidates from the stored games: the claim positions of the
+ * first o->positions games that have one (all if 0), in game id order,
+ * less those already answered (counted in sum->skipped). Returns how
+ * many, or -1 with a message. */
 static int sample(sqlite3 *db, const struct claim_options *o,
-                  struct candidate **out, struct claim_summary *sum)
+                  struct candidate **out, struct claim_summary *sum,
+                  char *err, size_t errsz)
 {
     sqlite3_stmt *q;
-    int n = 0, cap = 0;
+    int n = 0, cap = 0, taken = 0, rc;
     *out = NULL;
     if (sqlite3_prepare_v2(db, "SELECT id, variant, moves FROM game_view "
                            "WHERE game = 'serbest' AND (?1 IS NULL OR sweep "
-                           "= ?1) ORDER BY id", -1, &q, NULL) != SQLITE_OK)
+                           "= ?1) ORDER BY id", -1, &q, NULL) != SQLITE_OK) {
+        snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
         return -1;
+    }
     if (o->sweep)
         sqlite3_bind_text(q, 1, o->sweep, -1, SQLITE_STATIC);
-    while (sqlite3_step(q) == SQLITE_ROW && (!o->positions || n < o->positions)) {
+    while ((!o->positions || taken < o->positions)
+           && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
             struct candidate *grown = realloc(*out, sizeof *grown * (size_t)cap);
             if (!grown) {
-                sqlite3_finalize(q);
-                return -1;
+                snprintf(err, errsz, "out of memory");
+                goto fail;
             }
             *out = grown;
         }
@@ -220,14 +258,37 @@ static int sample(sqlite3 *db, const struct claim_options *o,
                          (const char *)sqlite3_column_text(q, 1),
                          (const char *)sqlite3_column_text(q, 2), c))
             continue;
-        if (already_stored(db, c, o)) {
-            sum->skipped++;
-            continue;
+        taken++;
+        int stored = already_stored(db, c, o);
+        if (stored < 0) {
+            snprintf(err, errsz, "reading the claims: %s", sqlite3_errmsg(db));
+            goto fail;
         }
-        n++;
+        if (stored)
+            sum->skipped++;
+        else
+            n++;
+    }
+    if ((!o->positions || taken < o->positions) && rc != SQLITE_DONE) {
+        snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
+        goto fail;
     }
     sqlite3_finalize(q);
     return n;
+fail:
+    sqlite3_finalize(q);
+    free(*out);
+    *out = NULL;
+    return -1;
+}
+
+/* The test hook: RULELAB_CLAIM_STOP_AFTER=K acts as a SIGINT arriving
+ * right after the K-th answer of this run is stored (0 or unset: never),
+ * so the tests can interrupt a claim at an exact point. */
+static long stop_after(void)
+{
+    const char *s = getenv("RULELAB_CLAIM_STOP_AFTER");
+    return s ? atol(s) : 0;
 }
 
 int claim_run(struct store *st, const struct claim_options *o,
@@ -235,36 +296,60 @@ int claim_run(struct store *st, const struct claim_options *o,
 {
     sqlite3 *db = store_db(st);
     struct candidate *c;
+    struct sigaction act, old_int, old_term;
+    int store_failed = 0;
+    long dups = 0, limit = stop_after();
     memset(sum, 0, sizeof *sum);
-    int n = sample(db, o, &c, sum);
-    if (n < 0) {
-        snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
+    int n = sample(db, o, &c, sum, err, errsz);
+    if (n < 0)
         return -1;
-    }
+    atomic_store(&stop_requested, 0);
+    memset(&act, 0, sizeof act);
+    act.sa_handler = on_signal;
+    sigemptyset(&act.sa_mask);
+    act.sa_flags = SA_RESETHAND; /* a second signal ends the program */
+    sigaction(SIGINT, &act, &old_int);
+    sigaction(SIGTERM, &act, &old_term);
     #pragma omp parallel for schedule(dynamic, 1) num_threads(o->threads)
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        if (atomic_load(&stop_requested))
+            continue;
         solve_candidate(&c[i], o);
-    int rc = 0;
-    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-    for (int i = 0; i < n && rc == 0; i++) {
-        if (c[i].failed) {
-            snprintf(err, errsz, "game %lld ply %d: %s",
-                     (long long)c[i].game_id, c[i].ply, c[i].err);
-            rc = -1;
-            break;
+        #pragma omp critical(claim_store)
+        {
+            int dup = 0;
+            if (c[i].failed) {
+                if (!sum->failed)
+                    snprintf(err, errsz, "game %lld ply %d: %s",
+                             (long long)c[i].game_id, c[i].ply, c[i].err);
+                sum->failed++;
+            } else if (store_failed) {
+                /* the database refused an earlier answer: stop */
+            } else if (store_candidate(db, &c[i], o, &dup) != 0) {
+                snprintf(err, errsz, "storing the answer for game %lld ply "
+                         "%d: %s", (long long)c[i].game_id, c[i].ply,
+                         sqlite3_errmsg(db));
+                store_failed = 1;
+                atomic_store(&stop_requested, 1);
+            } else if (dup) {
+                sum->skipped++;
+                dups++;
+            } else {
+                sum->positions++;
+                sum->wins += c[i].r.answer == SOLVER_WIN;
+                sum->no_wins += c[i].r.answer == SOLVER_NO_WIN;
+                sum->unknown += c[i].r.answer == SOLVER_UNKNOWN;
+                if (limit && sum->positions >= limit)
+                    atomic_store(&stop_requested, 1);
+            }
+            free(c[i].proof);
+            c[i].proof = NULL;
         }
-        if (store_candidate(db, &c[i], o) != 0) {
-            snprintf(err, errsz, "storing a claim: %s", sqlite3_errmsg(db));
-            rc = -1;
-        }
-        sum->positions++;
-        sum->wins += c[i].r.answer == SOLVER_WIN;
-        sum->no_wins += c[i].r.answer == SOLVER_NO_WIN;
-        sum->unknown += c[i].r.answer == SOLVER_UNKNOWN;
     }
-    sqlite3_exec(db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
-    for (int i = 0; i < n; i++)
-        free(c[i].proof);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sum->left = n - sum->positions - sum->failed - dups;
+    sum->interrupted = !store_failed && atomic_load(&stop_requested);
     free(c);
-    return rc;
+    return store_failed || sum->failed ? -1 : 0;
 }

@@ -5,9 +5,12 @@
  * The question asked of each sampled position is the solver's: can the side
  * to move force a win within N plies? The positions are those where the
  * claim could apply: in Serbest, positions where the side to move still has
- * its king in hand and may drop it on its highest allowed rank (the first
- * such position of each stored game). Every answer goes into the `claims`
- * table, with the winning line and the verified proof for a win.
+ * its king in hand and may drop it on its highest allowed rank (the last
+ * such position of each stored game: the latest moment the king could still
+ * land there; the first is the empty board in every game). Every answer
+ * goes into the `claims` table, with the winning line and the verified
+ * proof for a win, as soon as it is found: an interrupted claim keeps what
+ * it found, and running it again skips the positions already answered.
  */
 #ifndef RULELAB_CLAIM_H
 #define RULELAB_CLAIM_H
@@ -24,16 +27,25 @@ struct claim_options {
     int plies;
     uint64_t nodes; /* per position */
     size_t mb; /* transposition table per thread */
-    int positions; /* at most this many (0 = all) */
+    int positions; /* the claim positions of the first this many games that
+                    * have one, answered or not (0 = all) */
     int threads;
 };
 
 struct claim_summary {
-    long positions, wins, no_wins, unknown, skipped; /* skipped: already stored */
+    long positions, wins, no_wins, unknown; /* answered and stored now */
+    long skipped; /* already stored before (or by another claim meanwhile) */
+    long failed; /* the solver failed (message: the first one) */
+    long left; /* not answered: interrupted, or after a storing error */
+    int interrupted; /* SIGINT or SIGTERM stopped it */
 };
 
-/* Samples positions from db's Serbest games, solves each, stores results.
- * Returns 0, or -1 with a message. */
+/* Samples positions from db's Serbest games, solves each, and stores each
+ * answer as soon as it is found (its own transaction). SIGINT or SIGTERM
+ * stop it after the positions in flight (interrupted set; returns 0 if
+ * nothing failed). Returns 0, or -1 with a message (the first failure)
+ * when a position could not be solved (the others are still solved and
+ * stored) or an answer could not be stored (then it stops). */
 int claim_run(struct store *st, const struct claim_options *o,
               struct claim_summary *sum, char *err, size_t errsz);
 

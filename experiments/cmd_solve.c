@@ -186,6 +186,24 @@ const struct cli_command cmd_verify = {
 
 /* ---- claim -------------------------------------------------------------- */
 
+/* Writes " word" to f, in single quotes unless it is made of characters
+ * that a shell takes literally. */
+static void print_shell_word(FILE *f, const char *word)
+{
+    if (*word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                        "VWXYZ0123456789-_./=:,+@%") == strlen(word)) {
+        fprintf(f, " %s", word);
+        return;
+    }
+    fputs(" '", f);
+    for (const char *p = word; *p; p++)
+        if (*p == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*p, f);
+    fputc('\'', f);
+}
+
 static int run_claim(int argc, char **argv)
 {
     const char *sweep = NULL, *plies_text = NULL, *nodes_text = "200000";
@@ -223,14 +241,25 @@ static int run_claim(int argc, char **argv)
     struct claim_summary s;
     rc = claim_run(st, &o, &s, err, sizeof err);
     store_close(st);
-    if (rc != 0) {
-        fprintf(stderr, "rulelab claim: %s\n", err);
-        return CLI_FAIL;
-    }
     printf("%ld positions solved within %ld plies (%ld nodes each at most): "
-           "%ld proven wins, %ld proven not, %ld unknown; %ld already stored\n",
-           s.positions, plies, nodes, s.wins, s.no_wins, s.unknown, s.skipped);
-    return CLI_OK;
+           "%ld proven wins, %ld proven not, %ld unknown; %ld already stored"
+           "\n", s.positions, plies, nodes, s.wins, s.no_wins, s.unknown,
+           s.skipped);
+    if (s.failed)
+        fprintf(stderr, "rulelab claim: %ld position%s could not be solved; "
+                "the first: %s\n", s.failed, s.failed == 1 ? "" : "s", err);
+    else if (rc != 0)
+        fprintf(stderr, "rulelab claim: %s\n", err);
+    if (s.interrupted || (rc != 0 && !s.failed)) {
+        fprintf(stderr, "%s: the %ld answers found are saved, %ld positions "
+                "are left. To resume, run the same command again:\n "
+                "rulelab claim", s.interrupted ? "interrupted" : "stopped",
+                s.positions, s.left);
+        for (int i = 1; i < argc; i++)
+            print_shell_word(stderr, argv[i]);
+        fprintf(stderr, "\n");
+    }
+    return rc != 0 || s.interrupted ? CLI_FAIL : CLI_OK;
 }
 
 const struct cli_command cmd_claim = {
@@ -243,11 +272,16 @@ const struct cli_command cmd_claim = {
     "whether the side to move forces a win within N plies there, and stores\n"
     "every answer in the claims table (with the winning line, and the proof\n"
     "for a win, which is verified before it counts). `rulelab report` then\n"
-    "gives the share of proven wins with its interval. Positions already\n"
-    "answered with the same bound and budget are skipped.\n\n"
+    "gives the share of proven wins with its interval. Each answer is\n"
+    "stored as soon as it is found; positions already answered with the\n"
+    "same bound and budget are skipped, so running the same command again\n"
+    "resumes an interrupted claim. Ctrl-C (or SIGTERM) stops after the\n"
+    "positions being solved, keeps every answer, says how to resume and\n"
+    "exits 1.\n\n"
     "  --plies N      the bound\n"
     "  --nodes M      node budget per position (default 200000)\n"
-    "  --positions K  at most K positions (default 0: every game's)\n"
+    "  --positions K  the positions of the first K games that have one,\n"
+    "                 answered before or not (default 0: every game's)\n"
     "  --threads T    solver threads (default: every core)\n"
     "  --mb X         transposition table per thread, MiB (default 64)\n",
     run_claim};

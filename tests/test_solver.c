@@ -8,7 +8,9 @@
  * with proof_verify and with an independent check of the strategy tree
  * here); positions with no win within the bound (losses, draws by the
  * rules, counters running out) are not wins; a win whose only first move
- * is quiet is found; tampered proofs are rejected with a message naming
+ * is quiet is found; tampered proofs, and malformed proof files (junk
+ * after a move or a number, header lines repeated or out of order, long
+ * lines, NUL bytes, text after 'end'), are rejected with a message naming
  * the broken line; a budget too small gives SOLVER_UNKNOWN; and on
  * hundreds of random small positions the solver agrees with minimax at
  * 1, 2 and 3 plies (5 in tafl and Serbest).
@@ -920,6 +922,197 @@ static void test_tampered_proofs(void **state)
     }
 }
 
+/* ---- malformed proof files -------------------------------------------- */
+
+/* Writes p's lines to a temporary file with one edit: line `at` (1-based)
+ * replaced by `text` (insert = 0) or `text` inserted before it (insert =
+ * 1; at = p->n + 1 appends). Lines end in `eol`, the last one too unless
+ * `last_eol` is 0. */
+static FILE *edited(const struct proof *p, int at, int insert,
+                    const char *text, const char *eol, int last_eol)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    for (int i = 1; i <= p->n + 1; i++) {
+        const char *line = i <= p->n ? p->line[i - 1] : NULL;
+        if (i == at && text) {
+            fprintf(f, "%s%s", text, eol);
+            if (!insert)
+                continue;
+        }
+        if (line)
+            fprintf(f, "%s%s", line, i < p->n || last_eol ? eol : "");
+    }
+    rewind(f);
+    return f;
+}
+
+/* Expects proof_verify to reject f naming exactly line `line` and saying
+ * `why` (a part of the message). */
+static void expect_line_error(FILE *f, int line, const char *why,
+                              const char *what)
+{
+    struct proof_info info;
+    char err[1024] = "", want[32];
+    int rc = proof_verify(f, &info, err, sizeof err);
+    fclose(f);
+    snprintf(want, sizeof want, "line %d: ", line);
+    if (rc != -1)
+        fail_msg("%s: accepted", what);
+    if (strncmp(err, want, strlen(want)) != 0 || !strstr(err, why))
+        fail_msg("%s: the message \"%s\" should start with \"%s\" and say "
+                 "\"%s\"", what, err, want, why);
+}
+
+static void expect_valid(FILE *f, long nodes, const char *what)
+{
+    struct proof_info info;
+    char err[1024] = "";
+    if (proof_verify(f, &info, err, sizeof err) != 0)
+        fail_msg("%s: rejected: %s", what, err);
+    fclose(f);
+    assert_int_equal(info.nodes, nodes);
+}
+
+static void test_malformed_proofs(void **state)
+{
+    (void)state;
+    /* the tafl win in 3: lines 1-5 the header, 6 the attacker's first
+     * move, then the replies, the last line 'end' */
+    const struct position *p = &tamper[0];
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    char line[4200], move[32];
+    setup(p, &v, st);
+    struct proof pr;
+    check_proof(&v, st, p->plies, "tafl win in 3", &pr);
+    long nodes = pr.n - 6; /* every line but the header and 'end' */
+    const char *first = pr.line[5]; /* "1 <move>" */
+    assert_int_equal(sscanf(first, "1 %31s", move), 1);
+    int last = pr.n; /* the 'end' line */
+
+    /* the file as written, with CRLF line ends, and without the last
+     * newline, is valid */
+    expect_valid(edited(&pr, 0, 0, NULL, "\n", 1), nodes, "as written");
+    expect_valid(edited(&pr, 0, 0, NULL, "\r\n", 1), nodes, "CRLF");
+    expect_valid(edited(&pr, 0, 0, NULL, "\n", 0), nodes, "no last newline");
+
+    /* the bound: digits only, 1..64 */
+    static const char *const bad_plies[] = {"plies 3abc", "plies 03",
+        "plies +3", "plies 3 ", "plies -3", "plies 0", "plies 65",
+        "plies 99999999999", "plies  3", "plies 3.0"};
+    for (size_t i = 0; i < COUNT(bad_plies); i++)
+        expect_line_error(edited(&pr, 4, 0, bad_plies[i], "\n", 1), 4,
+                          "ply bound", bad_plies[i]);
+    expect_line_error(edited(&pr, 4, 0, "plies", "\n", 1), 4, "empty",
+                      "plies without a value");
+
+    /* header lines repeated: each is an error at the repeat */
+    expect_line_error(edited(&pr, 2, 1, pr.line[0], "\n", 1), 2,
+                      "expected 'variant <variant>'", "line 1 repeated");
+    expect_line_error(edited(&pr, 3, 1, pr.line[1], "\n", 1), 3,
+                      "repeated", "the variant line repeated");
+    expect_line_error(edited(&pr, 4, 1, pr.line[2], "\n", 1), 4,
+                      "repeated", "the position line repeated");
+    expect_line_error(edited(&pr, 5, 1, pr.line[3], "\n", 1), 5,
+                      "repeated", "the plies line repeated");
+    expect_line_error(edited(&pr, 5, 1, "plies 5", "\n", 1), 5,
+                      "repeated", "a second, different plies line");
+    expect_line_error(edited(&pr, 6, 1, "moves", "\n", 1), 6,
+                      "expected '<ply> <move>'", "the moves line repeated");
+    /* out of order: the position before the variant */
+    {
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        fprintf(f, "%s\n%s\n%s\n", pr.line[0], pr.line[2], pr.line[1]);
+        for (int i = 3; i < pr.n; i++)
+            fprintf(f, "%s\n", pr.line[i]);
+        rewind(f);
+        expect_line_error(f, 2, "where the 'variant' line must be",
+                          "position before variant");
+    }
+    /* a header line missing: the proof goes on with 'moves' at line 4 */
+    expect_line_error(edited(&pr, 4, 0, "moves", "\n", 1), 4,
+                      "expected 'plies <plies>'", "no plies line");
+    /* a bad variant or position names its own line */
+    expect_line_error(edited(&pr, 2, 0, "variant tafl(frist=1)", "\n", 1), 2,
+                      "frist", "an unknown variant key");
+    expect_line_error(edited(&pr, 3, 0, "position 9/9 d", "\n", 1), 3,
+                      "", "a bad position");
+
+    /* junk after a move, or around it */
+    snprintf(line, sizeof line, "%s junk", first);
+    expect_line_error(edited(&pr, 6, 0, line, "\n", 1), 6,
+                      "' junk' after the move", "junk after a move");
+    snprintf(line, sizeof line, "%s ", first);
+    expect_line_error(edited(&pr, 6, 0, line, "\n", 1), 6,
+                      "after the move", "a space after a move");
+    snprintf(line, sizeof line, "%s\t1", first);
+    expect_line_error(edited(&pr, 6, 0, line, "\n", 1), 6,
+                      "after the move", "a tab and text after a move");
+    snprintf(line, sizeof line, "1  %s", move);
+    expect_line_error(edited(&pr, 6, 0, line, "\n", 1), 6,
+                      "expected '<ply> <move>'", "two spaces");
+    snprintf(line, sizeof line, "01 %s", move);
+    expect_line_error(edited(&pr, 6, 0, line, "\n", 1), 6,
+                      "expected '<ply> <move>'", "a leading zero");
+    snprintf(line, sizeof line, "1x %s", move);
+    expect_line_error(edited(&pr, 6, 0, line, "\n", 1), 6,
+                      "expected '<ply> <move>'", "junk after the ply");
+    snprintf(line, sizeof line, "99999999999 %s", move);
+    expect_line_error(edited(&pr, 6, 0, line, "\n", 1), 6,
+                      "expected '<ply> <move>'", "a huge ply");
+    expect_line_error(edited(&pr, 7, 1, "", "\n", 1), 7,
+                      "expected '<ply> <move>'", "an empty line in the moves");
+
+    /* a line longer than any proof line: named, and the lines after it
+     * keep their numbers (a long line is not read as two) */
+    memset(line, 'x', 3000);
+    line[3000] = '\0';
+    memcpy(line, "2 ", 2);
+    expect_line_error(edited(&pr, 7, 0, line, "\n", 1), 7, "longer than",
+                      "a 3000-character move line");
+    memcpy(line, "variant ", 8);
+    expect_line_error(edited(&pr, 2, 0, line, "\n", 1), 2, "longer than",
+                      "a 3000-character variant line");
+
+    /* a NUL byte in a move line */
+    {
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        for (int i = 0; i < 6; i++)
+            fprintf(f, "%s\n", pr.line[i]);
+        fwrite("2 a\0b\n", 1, 6, f);
+        for (int i = 7; i < pr.n; i++)
+            fprintf(f, "%s\n", pr.line[i]);
+        rewind(f);
+        expect_line_error(f, 7, "NUL", "a NUL byte");
+    }
+
+    /* the end: missing, or followed by anything (an empty line too) */
+    {
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        for (int i = 0; i < pr.n - 1; i++)
+            fprintf(f, "%s\n", pr.line[i]);
+        rewind(f);
+        expect_line_error(f, last, "ends before its 'end' line", "no end");
+    }
+    expect_line_error(edited(&pr, last + 1, 1, "", "\n", 1), last + 1,
+                      "text after 'end'", "an empty line after end");
+    expect_line_error(edited(&pr, last + 1, 1, "end", "\n", 1), last + 1,
+                      "text after 'end'", "end twice");
+    /* the file cut inside the header */
+    {
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        fprintf(f, "%s\n%s\n", pr.line[0], pr.line[1]);
+        rewind(f);
+        expect_line_error(f, 3, "ends in its header", "cut in the header");
+    }
+    proof_free(&pr);
+}
+
 /* ---- budget and options ----------------------------------------------- */
 
 static void test_small_budget(void **state)
@@ -1213,6 +1406,7 @@ int main(void)
         cmocka_unit_test(test_no_wins),
         cmocka_unit_test(test_quiet_first_move),
         cmocka_unit_test(test_tampered_proofs),
+        cmocka_unit_test(test_malformed_proofs),
         cmocka_unit_test(test_small_budget),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_cross_check),

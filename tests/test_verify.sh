@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# test_verify.sh -- `rulelab verify` on large and deep proofs, made by
+# tests/big_proof.c (a valid waiting strategy; see there):
+#  - deep proofs (bounds 9 and 15) verify, with the number of move lines
+#    that the file has (counted here with wc);
+#  - a line deep in the file deleted or changed is rejected naming its line;
+#  - memory does not grow with the file: under a 32 MiB address-space
+#    limit (ulimit -v), verify checks a 5 MB proof of 630,921 lines. The
+#    reader that held every line (40 bytes each, doubled by realloc) needed
+#    more than 40 MiB there (measured: it failed at ulimit -v 40000 and
+#    passed at 60000; the streaming one passes at 6000). Skipped where a
+#    small proof cannot run under the limit (sanitizer builds).
+# Usage: test_verify.sh PATH/TO/rulelab PATH/TO/big_proof
+set -u
+bin=$1
+gen=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pass=0
+fail=0
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+here=$(dirname "$0")
+
+"$gen" 4 >"$dir/w4.proof" 2>/dev/null || bad "big_proof 4 failed"
+lines=$(($(wc -l <"$dir/w4.proof") - 6)) # less the 5 header lines and 'end'
+out=$("$bin" verify "$dir/w4.proof" 2>&1)
+if grep -qF "the side to move wins within 9 plies ($lines lines)" <<<"$out"; then
+    ok "a proof 9 plies deep verifies ($lines lines)"
+else bad "the 9-ply proof: $out"; fi
+
+# Delete the last line at the deepest ply (the last Khan, at ply 9, the
+# last move line): its place, line n, is then the 'end' line, where the
+# attacker's move at ply 9 is missing. (The reader that held every line
+# named line 2755 here: the number of move lines + 1, not a file line.)
+n=$(grep -n '^9 ' "$dir/w4.proof" | tail -n 1 | cut -d: -f1)
+sed "${n}d" "$dir/w4.proof" >"$dir/cut.proof"
+out=$("$bin" verify "$dir/cut.proof" 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && grep -qF "INVALID: line $n: the attacker's move at ply 9 is missing" <<<"$out"; then
+    ok "a deleted ply-9 line is named (line $n)"
+else bad "deleted ply-9 line $n: rc=$rc $out"; fi
+# Junk after a move deep in the file.
+m=$((lines / 2 + 6))
+sed "${m}s/\$/ junk/" "$dir/w4.proof" >"$dir/junk.proof"
+out=$("$bin" verify "$dir/junk.proof" 2>&1)
+if grep -qF "INVALID: line $m: ' junk' after the move" <<<"$out"; then
+    ok "junk after a move on line $m is named"
+else bad "junk on line $m: $out"; fi
+
+# Memory: the 15-ply proof under a 32 MiB address-space limit.
+limit=32768
+if (ulimit -v $limit && "$bin" verify "$here/../experiments/proofs/serbest_kl9_win5.proof") >/dev/null 2>&1; then
+    "$gen" 7 >"$dir/w7.proof" 2>/dev/null || bad "big_proof 7 failed"
+    lines=$(($(wc -l <"$dir/w7.proof") - 6))
+    out=$(ulimit -v $limit && "$bin" verify "$dir/w7.proof" 2>&1)
+    if grep -qF "within 15 plies ($lines lines)" <<<"$out"; then
+        ok "a $(du -k "$dir/w7.proof" | cut -f1) KB proof of $lines lines verifies in 32 MiB of address space"
+    else bad "the 15-ply proof under ulimit -v $limit: $out"; fi
+else
+    echo "skip the memory limit: even a small proof cannot run under ulimit -v $limit here"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -108,6 +108,21 @@ int cli_setup(const char *variant_text, const char *position,
     return 0;
 }
 
+/* A command's exit status once its standard output is flushed: a command
+ * that succeeded but whose output was lost (a full disk, /dev/full) fails,
+ * after saying so. A command that already failed keeps its status. */
+static int check_stdout(const char *command, int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    if (rc == CLI_OK) {
+        fprintf(stderr, "rulelab %s: writing the output failed: %s\n",
+                command, errno ? strerror(errno) : "write error");
+        return CLI_FAIL;
+    }
+    return rc;
+}
+
 int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -121,7 +136,8 @@ int cli_main(int argc, char **argv)
     }
     for (int i = 0; commands[i]; i++)
         if (strcmp(argv[1], commands[i]->name) == 0)
-            return commands[i]->run(argc - 1, argv + 1);
+            return check_stdout(commands[i]->name,
+                                commands[i]->run(argc - 1, argv + 1));
     fprintf(stderr, "rulelab: unknown command '%s'\n\n", argv[1]);
     print_main_usage(stderr);
     return CLI_USAGE;

@@ -60,6 +60,10 @@ check "export > /dev/full"  1 'writing the CSV failed: No space left on device' 
     -- sh -c "'$bin' export r.db --csv > /dev/full"
 check "export --out /dev/full" 1 'writing /dev/full failed: No space left on device' \
     -- "$bin" export r.db --csv --out /dev/full
+check "replay > /dev/full"  1 'rulelab replay: writing the output failed: No space left on device' \
+    -- sh -c "'$bin' replay r.db 1 > /dev/full"
+check "show > /dev/full"    1 'rulelab show: writing the output failed: No space left on device' \
+    -- sh -c "'$bin' show tafl > /dev/full"
 check "report --sweep nosuch" 1 "holds no sweep named 'nosuch'; its sweeps: report_test" \
     -- "$bin" report r.db --sweep nosuch
 

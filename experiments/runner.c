@@ -474,68 +474,57 @@ static void *writer_main(void *arg)
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* What read_cell's visitor needs. */
+struct cell_reader {
+    struct run *r;
+    struct cell_state *c;
+    int cap; /* of c->stored */
+};
+
+/* store_cell_games' visitor: adds stored game `index` to the cell's ranges
+ * and, for a stop rule, to the results of the stored prefix. */
+static int add_stored_game(void *arg, int index, enum game_outcome outcome)
+{
+    struct cell_reader *cr = arg;
+    struct cell_state *c = cr->c;
+    if (c->n_stored && c->stored[c->n_stored - 1].end == index) {
+        c->stored[c->n_stored - 1].end++;
+    } else {
+        if (c->n_stored == cr->cap) {
+            int cap = cr->cap ? 2 * cr->cap : 4;
+            struct range *grown = realloc(c->stored,
+                                          sizeof *grown * (size_t)cap);
+            if (!grown)
+                return -1;
+            c->stored = grown;
+            cr->cap = cap;
+        }
+        c->stored[c->n_stored++] = (struct range){index, index + 1};
+    }
+    if (cr->r->s->stop != STOP_NONE && index == c->prefix) {
+        count_result(c, outcome);
+        c->prefix++;
+    }
+    return 0;
+}
+
 /* Reads what cell c already holds: the stored indices below the planned
  * games as ranges, the early stop, and for a stop rule the results of the
  * stored prefix. Memory: one range per run of stored indices. Returns 0,
  * or -1 with the error set. */
 static int read_cell(struct run *r, struct cell_state *c)
 {
-    sqlite3 *db = store_db(r->st);
-    sqlite3_stmt *q = NULL;
-    int n = r->s->games_per_cell, cap = 0, rc;
-    atomic_store(&c->stopped_at, -1);
-    if (sqlite3_prepare_v2(db, "SELECT stopped_at FROM cells WHERE id = ?1",
-                           -1, &q, NULL) != SQLITE_OK)
-        goto db;
-    sqlite3_bind_int64(q, 1, c->id);
-    if ((rc = sqlite3_step(q)) == SQLITE_ROW
-        && sqlite3_column_type(q, 0) != SQLITE_NULL)
-        atomic_store(&c->stopped_at, sqlite3_column_int(q, 0));
-    sqlite3_finalize(q);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        goto db;
-    if (sqlite3_prepare_v2(db, "SELECT game_index, result FROM games WHERE "
-                           "cell_id = ?1 AND game_index >= 0 AND game_index "
-                           "< ?2 ORDER BY game_index", -1, &q, NULL)
-        != SQLITE_OK)
-        goto db;
-    sqlite3_bind_int64(q, 1, c->id);
-    sqlite3_bind_int(q, 2, n);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        int i = sqlite3_column_int(q, 0);
-        const char *result = (const char *)sqlite3_column_text(q, 1);
-        if (c->n_stored && c->stored[c->n_stored - 1].end == i) {
-            c->stored[c->n_stored - 1].end++;
-        } else {
-            if (c->n_stored == cap) {
-                cap = cap ? 2 * cap : 4;
-                struct range *grown = realloc(c->stored,
-                                              sizeof *grown * (size_t)cap);
-                if (!grown) {
-                    sqlite3_finalize(q);
-                    set_error(r, "out of memory");
-                    return -1;
-                }
-                c->stored = grown;
-            }
-            c->stored[c->n_stored++] = (struct range){i, i + 1};
-        }
-        if (r->s->stop != STOP_NONE && i == c->prefix && result) {
-            count_result(c, strcmp(result, "seat0") == 0   ? GAME_WIN_SEAT0
-                            : strcmp(result, "seat1") == 0 ? GAME_WIN_SEAT1
-                                                           : GAME_DRAW);
-            c->prefix++;
-        }
+    struct cell_reader cr = {r, c, 0};
+    char err[1024] = "out of memory";
+    int stopped_at;
+    int rc = store_cell_games(r->st, c->id, r->s->games_per_cell, &stopped_at,
+                              add_stored_game, &cr, err, sizeof err);
+    atomic_store(&c->stopped_at, stopped_at);
+    if (rc != 0) {
+        set_error(r, err);
+        return -1;
     }
-    sqlite3_finalize(q);
-    if (rc == SQLITE_DONE)
-        return 0;
-db:;
-    char err[1024];
-    snprintf(err, sizeof err, "reading the stored games: %s",
-             sqlite3_errmsg(db));
-    set_error(r, err);
-    return -1;
+    return 0;
 }
 
 /* The games cell c may still play: up to its early stop, if any. */

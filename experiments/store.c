@@ -55,7 +55,7 @@ struct store {
     int64_t run_id;
     long pending; /* games stored in the open transaction */
     long committed; /* games of this run committed */
-    sqlite3_stmt *insert_game, *games_done, *cell_scores;
+    sqlite3_stmt *insert_game, *cell_stop, *cell_games;
 };
 
 /* ---- the schema: a numbered chain of migrations ----------------------- */
@@ -426,8 +426,8 @@ void store_close(struct store *st)
         return;
     store_commit(st, NULL, 0);
     sqlite3_finalize(st->insert_game);
-    sqlite3_finalize(st->games_done);
-    sqlite3_finalize(st->cell_scores);
+    sqlite3_finalize(st->cell_stop);
+    sqlite3_finalize(st->cell_games);
     sqlite3_close(st->db);
     if (st->lock_fd >= 0)
         close(st->lock_fd); /* releases the writer lock */
@@ -776,43 +776,58 @@ static int prepare(struct store *st, sqlite3_stmt **q, const char *sql)
                               NULL) == SQLITE_OK ? 0 : -1;
 }
 
-int store_games_done(struct store *st, int64_t cell_id, int n,
-                     unsigned char *done, int *stopped_at)
+int store_cell_games(struct store *st, int64_t cell_id, int n, int *stopped_at,
+                     int (*visit)(void *arg, int index,
+                                  enum game_outcome outcome),
+                     void *arg, char *err, size_t errsz)
 {
-    memset(done, 0, (size_t)n);
+    int rc = -1, step;
     *stopped_at = -1;
-    if (prepare(st, &st->games_done, "SELECT game_index FROM games WHERE "
-                "cell_id = ?1 UNION ALL SELECT -1 - stopped_at FROM cells "
-                "WHERE id = ?1 AND stopped_at IS NOT NULL")
-        || sqlite3_bind_int64(st->games_done, 1, cell_id) != SQLITE_OK)
-        return -1;
-    int rc;
-    while ((rc = sqlite3_step(st->games_done)) == SQLITE_ROW) {
-        int i = sqlite3_column_int(st->games_done, 0);
-        if (i >= 0 && i < n)
-            done[i] = 1;
-        else if (i < 0)
-            *stopped_at = -1 - i;
+    if (prepare(st, &st->cell_stop, "SELECT stopped_at FROM cells WHERE "
+                "id = ?1")
+        || sqlite3_bind_int64(st->cell_stop, 1, cell_id) != SQLITE_OK)
+        goto failed;
+    step = sqlite3_step(st->cell_stop);
+    if (step == SQLITE_ROW
+        && sqlite3_column_type(st->cell_stop, 0) != SQLITE_NULL)
+        *stopped_at = sqlite3_column_int(st->cell_stop, 0);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        goto failed;
+    if (prepare(st, &st->cell_games, "SELECT game_index, result FROM games "
+                "WHERE cell_id = ?1 AND game_index >= 0 AND game_index < ?2 "
+                "ORDER BY game_index")
+        || sqlite3_bind_int64(st->cell_games, 1, cell_id) != SQLITE_OK
+        || sqlite3_bind_int(st->cell_games, 2, n) != SQLITE_OK)
+        goto failed;
+    while ((step = sqlite3_step(st->cell_games)) == SQLITE_ROW) {
+        const char *result =
+            (const char *)sqlite3_column_text(st->cell_games, 1);
+        if (!result) /* NOT NULL in the schema: out of memory */
+            goto failed;
+        enum game_outcome outcome = strcmp(result, "seat0") == 0 ? GAME_WIN_SEAT0
+                                    : strcmp(result, "seat1") == 0
+                                        ? GAME_WIN_SEAT1
+                                        : GAME_DRAW;
+        int v = visit(arg, sqlite3_column_int(st->cell_games, 0), outcome);
+        if (v != 0) {
+            rc = v;
+            goto done;
+        }
     }
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
-int store_cell_scores(struct store *st, int64_t cell_id, int n,
-                      signed char *scores)
-{
-    memset(scores, -1, (size_t)n);
-    if (prepare(st, &st->cell_scores, "SELECT game_index, result FROM games "
-                "WHERE cell_id = ?1 AND game_index >= 0 AND game_index < ?2")
-        || sqlite3_bind_int64(st->cell_scores, 1, cell_id) != SQLITE_OK
-        || sqlite3_bind_int(st->cell_scores, 2, n) != SQLITE_OK)
-        return -1;
-    int rc;
-    while ((rc = sqlite3_step(st->cell_scores)) == SQLITE_ROW) {
-        const char *r = (const char *)sqlite3_column_text(st->cell_scores, 1);
-        scores[sqlite3_column_int(st->cell_scores, 0)] =
-            strcmp(r, "seat0") == 0 ? 2 : strcmp(r, "draw") == 0 ? 1 : 0;
+    if (step == SQLITE_DONE) {
+        rc = 0;
+        goto done;
     }
-    return rc == SQLITE_DONE ? 0 : -1;
+failed:
+    if (err && errsz)
+        snprintf(err, errsz, "reading the stored games of cell %lld: %s",
+                 (long long)cell_id, sqlite3_errmsg(st->db));
+done:
+    if (st->cell_stop)
+        sqlite3_reset(st->cell_stop);
+    if (st->cell_games)
+        sqlite3_reset(st->cell_games);
+    return rc;
 }
 
 int store_insert_game(struct store *st, const struct game_record *g, char *err,

@@ -73,15 +73,15 @@ sqlite3 *store_db(struct store *st);
 int store_begin_run(struct store *st, const struct sweep *s, int threads,
                     int64_t *cell_ids, char *err, size_t errsz);
 
-/* Marks done[i] = 1 for every game index i < n of the cell already stored,
- * and sets *stopped_at to the cell's early stop (or -1). Returns 0 or -1. */
-int store_games_done(struct store *st, int64_t cell_id, int n,
-                     unsigned char *done, int *stopped_at);
-
-/* The stored results of a cell's first n games in index order, as seat-0
- * scores x2 (0 loss, 1 draw, 2 win) into scores[]; missing games are -1. */
-int store_cell_scores(struct store *st, int64_t cell_id, int n,
-                      signed char *scores);
+/* Reads what cell cell_id holds: sets *stopped_at to the games after
+ * which an early stop ended it (or -1), then calls visit(arg, index,
+ * outcome) for each stored game of index 0..n-1, in index order, stopping
+ * at visit's first non-zero return. Returns 0; visit's non-zero return;
+ * or -1 with a message in err. */
+int store_cell_games(struct store *st, int64_t cell_id, int n, int *stopped_at,
+                     int (*visit)(void *arg, int index,
+                                  enum game_outcome outcome),
+                     void *arg, char *err, size_t errsz);
 
 /* store_insert_game's answer for a game the cell already holds. */
 #define STORE_GAME_ALREADY 1

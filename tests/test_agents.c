@@ -15,6 +15,7 @@
 
 #include "agent.h"
 #include "game.h"
+#include "serbest.h"
 
 /* A position of a game, for the tests below. */
 struct position {
@@ -24,8 +25,14 @@ struct position {
 static void setup(const struct position *p, struct variant *v, void *st)
 {
     char err[512];
-    if (variant_parse(p->variant, v, err, sizeof err) != 0
-        || game_setup(v, st, p->text, NULL, err, sizeof err) != 0)
+    if (variant_parse(p->variant, v, err, sizeof err) != 0)
+        fail_msg("%s: %s", p->variant, err);
+    /* Serbest positions here may leave out a king (see
+     * serbest_from_text_fragment). */
+    int rc = v->game == &serbest_game
+             ? serbest_from_text_fragment(st, v, p->text, err, sizeof err)
+             : game_setup(v, st, p->text, NULL, err, sizeof err);
+    if (rc != 0)
         fail_msg("%s %s: %s", p->variant, p->text, err);
 }
 

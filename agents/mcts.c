@@ -2,11 +2,11 @@
  * mcts.c -- UCT with MCTS-Solver over a preallocated node pool; see mcts.h.
  *
  * Values are stored from the point of view of the player who made the move
- * into a node (its "mover"): `wins` sums that player's rewards (1 win, 0.5
- * draw, 0 loss), and `proven` is +1 if that player wins with best play, -1
- * if they lose. A node is expanded (all its children allocated at once, in
- * an order shuffled by the agent's generator) the first time a search
- * reaches it.
+ * into a node (its "mover"): `half_points` sums that player's rewards in
+ * half-points (2 win, 1 draw, 0 loss; see mcts_node.h), and `proven` is +1
+ * if that player wins with best play, -1 if they lose. A node is expanded
+ * (all its children allocated at once, in an order shuffled by the agent's
+ * generator) the first time a search reaches it.
  */
 #include "mcts.h"
 
@@ -15,20 +15,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "mcts_node.h"
 #include "playout.h"
 #include "rng.h"
 
 #define MAX_PATH 4096
-
-struct node {
-    move_t move;
-    uint32_t first_child; /* index of the first of n_children; 0 = none */
-    uint32_t visits;
-    float wins;
-    uint16_t n_children;
-    int8_t proven;
-    uint8_t expanded;
-};
 
 struct mcts {
     /* parameters */
@@ -207,7 +198,7 @@ static uint32_t select_child(const struct mcts *m, uint32_t n)
             continue;
         if (child->visits == 0)
             return node->first_child + i;
-        double score = child->wins / child->visits
+        double score = node_mean(child)
                        + m->c * sqrt(log_n / child->visits);
         if (score > best_score) {
             best_score = score;
@@ -268,14 +259,14 @@ static void iterate(struct mcts *m)
         uint32_t child = select_child(m, n);
         m->mover[depth + 1] = g->to_move(st);
         g->apply(st, m->pool[child].move);
+        game_check_invariants(g, st, m->pool[child].move);
         m->path[++depth] = n = child;
     }
     if (depth > m->max_depth)
         m->max_depth = depth;
     for (int k = depth; k >= 0; k--) {
         struct node *node = &m->pool[m->path[k]];
-        node->visits++;
-        node->wins += (float)reward(outcome, m->mover[k]);
+        node_add_reward(node, reward(outcome, m->mover[k]));
         if (m->solver && k < depth && m->pool[m->path[k + 1]].proven
             && !node->proven)
             settle_proven(m, m->path[k]);
@@ -320,7 +311,7 @@ static move_t mcts_choose(void *self, const struct game *g, const void *st,
     m->max_depth = 0;
     uint64_t done = 0;
     double deadline = m->ms ? now_ms() + m->ms : 0;
-    while (!m->pool[0].proven) {
+    while (!m->pool[0].proven && m->pool[0].visits < MCTS_MAX_VISITS) {
         iterate(m);
         done++;
         if (m->ms ? (done % 16 == 0 && now_ms() >= deadline)
@@ -340,7 +331,7 @@ static move_t mcts_choose(void *self, const struct game *g, const void *st,
     stats->iterations = done;
     stats->nodes = m->used;
     stats->depth = m->max_depth;
-    stats->value = child->visits ? child->wins / child->visits
+    stats->value = child->visits ? node_mean(child)
                    : child->proven > 0 ? 1.0 : 0.5;
     stats->proven = -m->pool[0].proven;
     stats->hit_cap = m->hit_cap;

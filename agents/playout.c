@@ -1,5 +1,7 @@
 /*
  * playout.c -- the playout loop and its policies (only `random` so far).
+ * With RULELAB_CHECK_INVARIANTS on, every applied move is followed by the
+ * game's state_ok check (game_check_invariants in core/game.h).
  */
 #include "playout.h"
 
@@ -25,7 +27,9 @@ int playout_run(const struct playout_policy *p, const struct game *g,
         int n = g->legal_moves(st, moves);
         if (n == 0)
             break;
-        g->apply(st, p->pick(g, st, moves, n, r));
+        move_t m = p->pick(g, st, moves, n, r);
+        g->apply(st, m);
+        game_check_invariants(g, st, m);
         plies++;
     }
     return plies;

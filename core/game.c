@@ -134,6 +134,17 @@ int game_setup(const struct variant *v, void *st, const char *position,
     }
 }
 
+void game_invariant_failed(const struct game *g, const void *st, move_t m)
+{
+    char position[1024];
+    if (g->to_text(st, position, sizeof position) < 0)
+        snprintf(position, sizeof position, "(too long to print)");
+    fprintf(stderr, "rulelab: invariant broken: %s state_ok fails just after "
+            "applying move code 0x%08x; the position now reads: %s\n",
+            g->name, (unsigned)m, position);
+    abort();
+}
+
 static uint64_t perft_rec(const struct game *g, const void *st, int depth,
                           move_t *buf)
 {
@@ -145,22 +156,49 @@ static uint64_t perft_rec(const struct game *g, const void *st, int depth,
     for (int i = 0; i < n; i++) {
         memcpy(child, st, g->state_size);
         g->apply(child, buf[i]);
+        game_check_invariants(g, child, buf[i]);
         total += perft_rec(g, child, depth - 1, buf + g->max_moves);
     }
     return total;
 }
 
-uint64_t game_perft(const struct game *g, const void *st, int depth)
+int game_perft(const struct game *g, const void *st, int depth,
+               uint64_t *count)
 {
     assert(g->state_size <= GAME_MAX_STATE_SIZE);
-    if (depth <= 0)
-        return 1;
+    *count = 0;
+    if (depth <= 0) {
+        *count = 1;
+        return 0;
+    }
     move_t *buf = malloc(sizeof *buf * (size_t)g->max_moves * (size_t)depth);
     if (!buf)
-        return 0;
-    uint64_t n = perft_rec(g, st, depth, buf);
+        return -1;
+    *count = perft_rec(g, st, depth, buf);
     free(buf);
-    return n;
+    return 0;
+}
+
+/* Reads one counter word (decimal digits only, at most `max`) into *out.
+ * Returns 0, or -1 with an error naming the counter and the text. */
+static int parse_counter(const char *word, size_t len, const char *game,
+                         const char *name, unsigned long max, unsigned *out,
+                         char *err, size_t errsz)
+{
+    uint64_t value = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (word[i] < '0' || word[i] > '9')
+            return game_error(err, errsz, "%s position: unexpected text "
+                              "'%.*s' as the %s (a whole number from 0 to "
+                              "%lu)", game, (int)len, word, name, max);
+        value = value * 10 + (uint64_t)(word[i] - '0');
+        if (value > max)
+            return game_error(err, errsz, "%s position: the %s '%.*s' is "
+                              "too large (at most %lu)", game, name,
+                              (int)len, word, max);
+    }
+    *out = (unsigned)value;
+    return 0;
 }
 
 int game_parse_side_and_counters(const char *text, const char *game,
@@ -168,23 +206,32 @@ int game_parse_side_and_counters(const char *text, const char *game,
                                  unsigned *no_capture_plies, unsigned *ply,
                                  char *err, size_t errsz)
 {
-    char letter = 0, extra = 0, allowed[16];
+    static const char *const counter_names[2] = {"no-capture plies", "ply"};
+    static const unsigned long counter_max[2] = {UINT16_MAX, UINT32_MAX};
+    unsigned *counters[2] = {no_capture_plies, ply};
+    const char *const separators = " \t\r\n";
     *no_capture_plies = *ply = 0;
-    int fields = sscanf(text, " %c %u %u %c", &letter, no_capture_plies, ply,
-                        &extra);
-    if (fields < 1 || (letter != sides[0] && letter != sides[1])
-        || text[0] != ' ')
+    const char *c = text + strspn(text, separators);
+    size_t len = strcspn(c, separators);
+    if (text[0] != ' ' || len != 1 || (c[0] != sides[0] && c[0] != sides[1]))
         return game_error(err, errsz, "%s position: expected the side to "
                           "move ('%c' or '%c') after the board", game,
                           sides[0], sides[1]);
-    snprintf(allowed, sizeof allowed, " %c%c0123456789", sides[0], sides[1]);
-    if (fields == 4 || (fields < 3 && strspn(text, allowed) != strlen(text)))
-        return game_error(err, errsz, "%s position: unexpected text after "
-                          "the side to move (optional fields: no-capture "
-                          "plies, ply)", game);
-    if (*no_capture_plies > UINT16_MAX)
-        return game_error(err, errsz, "%s position: no-capture count %u too "
-                          "large", game, *no_capture_plies);
-    *side = letter == sides[1];
-    return 0;
+    *side = c[0] == sides[1];
+    c += len;
+    for (int k = 0;; k++) {
+        c += strspn(c, separators);
+        if (*c == '\0')
+            return 0;
+        len = strcspn(c, separators);
+        if (k == 2)
+            return game_error(err, errsz, "%s position: unexpected text '%.*s'"
+                              " after the ply (optional fields after the side "
+                              "to move: no-capture plies, ply)", game,
+                              (int)len, c);
+        if (parse_counter(c, len, game, counter_names[k], counter_max[k],
+                          counters[k], err, errsz) != 0)
+            return -1;
+        c += len;
+    }
 }

@@ -162,8 +162,34 @@ int game_parse_side_and_counters(const char *text, const char *game,
                                  unsigned *no_capture_plies, unsigned *ply,
                                  char *err, size_t errsz);
 
-/* Number of legal move sequences of length depth from st (a game that ended
- * earlier adds nothing). */
-uint64_t game_perft(const struct game *g, const void *st, int depth);
+/* Counts the legal move sequences of length depth from st into *count (a
+ * game that ended earlier adds nothing; depth <= 0 counts 1). Returns 0, or
+ * -1 (with *count 0) if memory for the move buffers (max_moves * depth
+ * moves) could not be allocated. */
+int game_perft(const struct game *g, const void *st, int depth,
+               uint64_t *count);
+
+/* Prints which invariant broke (game, move, position) to stderr and aborts.
+ * Called by game_check_invariants only. */
+void game_invariant_failed(const struct game *g, const void *st, move_t m)
+    __attribute__((noreturn));
+
+/* The invariant check after every apply in perft and playouts: with
+ * RULELAB_CHECK_INVARIANTS defined (CMake option of the same name, on in
+ * Debug builds) it calls g->state_ok on st, just after move m was applied,
+ * and aborts with a message if it fails; otherwise it compiles to nothing,
+ * so Release builds pay nothing. It does not depend on NDEBUG. */
+static inline void game_check_invariants(const struct game *g, const void *st,
+                                         move_t m)
+{
+#ifdef RULELAB_CHECK_INVARIANTS
+    if (!g->state_ok(st))
+        game_invariant_failed(g, st, m);
+#else
+    (void)g;
+    (void)st;
+    (void)m;
+#endif
+}
 
 #endif

@@ -431,10 +431,12 @@ static const char *parse_board(struct serbest_state *s, const char *c,
     return c + 1;
 }
 
-static int serbest_from_text(void *st, const struct variant *v,
-                             const char *text, char *err, size_t errsz)
+/* Reads a position; with need_kings, also requires each side's king on
+ * the board or in hand. */
+static int from_text(struct serbest_state *s, const struct variant *v,
+                     const char *text, int need_kings, char *err,
+                     size_t errsz)
 {
-    struct serbest_state *s = st;
     clear_state(s, v);
     const char *c = parse_board(s, text, err, errsz);
     if (!c)
@@ -457,11 +459,33 @@ static int serbest_from_text(void *st, const struct variant *v,
     if (white_khan && black_khan)
         return game_error(err, errsz, "serbest position: both kings are on "
                           "their far ranks");
+    /* A king is never captured (a game ends at checkmate), so in a
+     * position reached by play each king is on the board or in its owner's
+     * hand. */
+    for (int colour = 0; colour < 2 && need_kings; colour++)
+        if (!s->king_sq[colour] && !s->hand[colour][SERBEST_KING])
+            return game_error(err, errsz, "serbest position: %s has no king "
+                              "on the board or in hand (each side has "
+                              "exactly one; kings are never captured)",
+                              colour ? "black" : "white");
     start_history(s);
     settle_status(s, 0);
     if (white_khan || black_khan)
         set_result(s, white_khan ? SERBEST_WHITE : SERBEST_BLACK, REASON_KHAN);
     return 0;
+}
+
+static int serbest_from_text(void *st, const struct variant *v,
+                             const char *text, char *err, size_t errsz)
+{
+    return from_text(st, v, text, 1, err, errsz);
+}
+
+int serbest_from_text_fragment(struct serbest_state *s,
+                               const struct variant *v, const char *text,
+                               char *err, size_t errsz)
+{
+    return from_text(s, v, text, 0, err, errsz);
 }
 
 static const char *serbest_seat_side(const void *st, int seat)

@@ -99,6 +99,14 @@ int serbest_generate(const struct serbest_state *s, move_t *out);
  * serbest_generate, as it stops at the first it finds. */
 int serbest_has_legal_move(const struct serbest_state *s);
 
+/* As serbest_game.from_text, but a side may lack a king (on the board and
+ * in hand), which no game can reach: for rule tests that look at pieces on
+ * their own. Everything else (the command line, proofs, the database) uses
+ * from_text, which rejects such positions. */
+int serbest_from_text_fragment(struct serbest_state *s,
+                               const struct variant *v, const char *text,
+                               char *err, size_t errsz);
+
 /* Whether colour's king is on the board and attacked. */
 int serbest_in_check(const struct serbest_state *s, int colour);
 

@@ -192,9 +192,12 @@ static int run_bench(int argc, char **argv)
     char *end;
     double seconds = strtod(seconds_text, &end);
     long threads, seed;
-    if (*end || seconds <= 0 || seconds > 3600) {
-        fprintf(stderr, "rulelab bench: --seconds must be a number in "
-                        "(0, 3600], not '%s'\n", seconds_text);
+    /* Written as "not inside the range" so that NaN (every comparison
+     * false) is rejected too; inf and 1e999 fail the upper bound. The lower
+     * bound keeps MCTS's budget (whole ms) at least 1 ms. */
+    if (end == seconds_text || *end || !(seconds >= 0.001 && seconds <= 3600)) {
+        fprintf(stderr, "rulelab bench: --seconds must be a number from "
+                        "0.001 to 3600, not '%s'\n", seconds_text);
         return CLI_USAGE;
     }
     if (cli_parse_int(threads_text, "--threads", 1, 1024, &threads) != 0
@@ -237,7 +240,7 @@ const struct cli_command cmd_bench = {
     "seeds, which changes only when the game's behaviour changes. Then MCTS\n"
     "iterations per second from the start position (one thread, S seconds),\n"
     "beside the playouts per second that raw play allows.\n\n"
-    "  --seconds S   how long to play (default 3)\n"
+    "  --seconds S   how long to play, 0.001 to 3600 (default 3)\n"
     "  --threads N   threads, each playing its own games (default 1); with\n"
     "                N > 1 a one-thread run comes first, for the speed-up\n"
     "  --seed N      seed of the timed run (default 1)\n"

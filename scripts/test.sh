@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test.sh -- the README's test command: installs what is missing, builds,
 # runs every suite through ctest, then does the same with AddressSanitizer
-# and UndefinedBehaviorSanitizer. Exits non-zero if anything fails.
+# and UndefinedBehaviorSanitizer, then runs the unit suites once more in a
+# Debug build with ASan, UBSan, assert() and the games' invariant checks
+# (build-debug). Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -15,4 +17,15 @@ echo "== sanitizer build (ASan + UBSan) =="
 deps_build build-asan -DCMAKE_BUILD_TYPE=Release -DRULELAB_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -V -j "$(nproc)")
 
-echo "== all suites passed, in both builds =="
+echo "== debug build with invariant checks (ASan + UBSan, assert on) =="
+# Debug (assert() on) with RULELAB_CHECK_INVARIANTS: each game's state_ok
+# after every apply in perft, playouts and MCTS. Runs the suites in
+# DEBUG_SUITES, not the command-line, resume and notebook tests, which
+# exercise the same core through the binary and would double the time.
+DEBUG_SUITES='^test_(variant|game|tafl|tafl_games|jetan|jetan_games|serbest|serbest_games|agents|solver|stats|harness)$'
+deps_build build-debug -DCMAKE_BUILD_TYPE=Debug -DRULELAB_SANITIZE=ON \
+    -DRULELAB_CHECK_INVARIANTS=ON
+(cd build-debug && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -V \
+    -j "$(nproc)" -R "$DEBUG_SUITES")
+
+echo "== all suites passed, in all three builds =="

@@ -15,6 +15,8 @@
 
 #include "agent.h"
 #include "game.h"
+#include "mcts_node.h"
+#include "serbest.h"
 
 /* A position of a game, for the tests below. */
 struct position {
@@ -24,8 +26,14 @@ struct position {
 static void setup(const struct position *p, struct variant *v, void *st)
 {
     char err[512];
-    if (variant_parse(p->variant, v, err, sizeof err) != 0
-        || game_setup(v, st, p->text, NULL, err, sizeof err) != 0)
+    if (variant_parse(p->variant, v, err, sizeof err) != 0)
+        fail_msg("%s: %s", p->variant, err);
+    /* Serbest positions here may leave out a king (see
+     * serbest_from_text_fragment). */
+    int rc = v->game == &serbest_game
+             ? serbest_from_text_fragment(st, v, p->text, err, sizeof err)
+             : game_setup(v, st, p->text, NULL, err, sizeof err);
+    if (rc != 0)
         fail_msg("%s %s: %s", p->variant, p->text, err);
 }
 
@@ -335,9 +343,41 @@ static void test_mcts_beats_random(void **state)
     }
 }
 
+/* A node's rewards past 2^24: as a float sum, 2^24 + 1 rounds back to
+ * 2^24, so a node at 2^25 visits with half its games won never counted
+ * another win and its mean sank. The half-point count stays exact (the
+ * expected values are the plain sums, 2 half-points a win). */
+static void test_node_counts_past_float_precision(void **state)
+{
+    (void)state;
+    struct node n;
+    memset(&n, 0, sizeof n);
+    n.visits = 1u << 25;
+    n.half_points = 1u << 25; /* 2^24 wins in 2^25 visits: mean 0.5 */
+    assert_true(node_mean(&n) == 0.5);
+    for (int i = 0; i < 1000; i++)
+        node_add_reward(&n, 1.0);
+    assert_int_equal(n.visits, (1u << 25) + 1000);
+    assert_int_equal(n.half_points, (1u << 25) + 2000);
+    assert_true(node_mean(&n) == ((double)(1u << 24) + 1000.0)
+                                 / ((double)(1u << 25) + 1000.0));
+    node_add_reward(&n, 0.5);
+    node_add_reward(&n, 0.0);
+    assert_int_equal(n.visits, (1u << 25) + 1002);
+    assert_int_equal(n.half_points, (1u << 25) + 2001);
+    /* the largest counts the search allows (it stops at MCTS_MAX_VISITS
+     * root visits) do not overflow */
+    n.visits = MCTS_MAX_VISITS - 1;
+    n.half_points = 2 * (MCTS_MAX_VISITS - 1);
+    node_add_reward(&n, 1.0);
+    assert_int_equal(n.half_points, 2u * MCTS_MAX_VISITS);
+    assert_true(node_mean(&n) == 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_node_counts_past_float_precision),
         cmocka_unit_test(test_plays_win_in_one),
         cmocka_unit_test(test_stops_threat),
         cmocka_unit_test(test_solver_proves_win_in_three),

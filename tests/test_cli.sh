@@ -109,5 +109,18 @@ check "solve budget"       0 "unknown: node budget" -- "$bin" solve serbest --pl
 check "solve needs plies"  2 "needs VARIANT and --plies" -- "$bin" solve tafl
 check "solve bad plies"    2 "--plies must be"       -- "$bin" solve tafl --plies 99
 
+# issue 11, item 9: perft depth bound, bench --seconds, position counters,
+# Serbest kings (limits: cmd_games.c and RULES.md).
+check "perft tafl 20 bound" 2 "depth 20 is too deep for tafl: at most 5" -- "$bin" perft tafl 20
+check "perft serbest bound" 2 "at most 3"            -- "$bin" perft serbest 4
+check "perft --force"      0 ""                      -- "$bin" perft tafl 6 --force --position "9/9/9/9/4k4/9/9/9/1a7 d"
+for s in nan inf -inf -1 0 junk "" 1e999 3x; do
+    check "bench --seconds '$s'" 2 "--seconds must be a number" -- "$bin" bench tafl --seconds "$s"
+done
+check "counter -1"         1 "'-1' as the no-capture plies" -- "$bin" show tafl --position "9/9/9/9/4k4/9/9/9/1a7 a -1"
+check "ply overflow"       1 "ply '4294967296' is too large" -- "$bin" show tafl --position "9/9/9/9/4k4/9/9/9/1a7 a 0 4294967296"
+check "serbest no king"    1 "white has no king"     -- "$bin" show serbest --position "10/10/10/10/10/10/10/10/10/10[] w"
+check "serbest king in hand" 0 "to move:  white"     -- "$bin" show serbest --position "k9/10/10/10/10/10/10/10/10/10[K] w"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -29,7 +29,10 @@ static uint64_t perft_of(const char *variant, const char *fen, int depth)
     if (variant_parse(variant, &v, err, sizeof err) != 0
         || game_setup(&v, &st, fen, NULL, err, sizeof err) != 0)
         fail_msg("%s", err);
-    return game_perft(&jetan_game, &st, depth);
+    uint64_t count;
+    if (game_perft(&jetan_game, &st, depth, &count) != 0)
+        fail_msg("perft: out of memory");
+    return count;
 }
 
 static void expect_status(const struct jetan_state *st,
@@ -821,12 +824,38 @@ static void test_limits(void **state)
     assert_true(count_moves(&st) <= jetan_game.max_moves);
 }
 
+/* Jetan's counters (RULES.md: countdown 0..10, ply) take digits only:
+ * a sign, junk or a value past the field's range is an error. */
+static void test_position_counters(void **state)
+{
+    (void)state;
+    struct variant v;
+    struct jetan_state st;
+    char err[256];
+    assert_int_equal(variant_parse("jetan", &v, err, sizeof err), 0);
+    const char *bad[] = {
+        "pc8/10/10/10/10/10/10/10/10/CP8 b - - -1",
+        "pc8/10/10/10/10/10/10/10/10/CP8 b - - 4294967296",
+        "pc8/10/10/10/10/10/10/10/10/CP8 b - - +5",
+        "pc8/10/10/10/10/10/10/10/10/CP8 b - -1",
+        "pc8/10/10/10/10/10/10/10/10/CP8 b - 11",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (jetan_game.from_text(&st, &v, bad[i], err, sizeof err) != -1)
+            fail_msg("'%s' was accepted", bad[i]);
+    assert_int_equal(jetan_game.from_text(&st, &v, "pc8/10/10/10/10/10/10/10/"
+                                          "10/CP8 b - 10 4294967295", err,
+                                          sizeof err), 0);
+    assert_int_equal(st.ply, 4294967295u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perft_start),
         cmocka_unit_test(test_perft_reference),
         cmocka_unit_test(test_setup),
+        cmocka_unit_test(test_position_counters),
         cmocka_unit_test(test_open_board),
         cmocka_unit_test(test_panthan),
         cmocka_unit_test(test_thoat),

@@ -54,7 +54,7 @@ static void setup(struct serbest_state *st, const char *variant,
     sprintf(fen + len, "[%s] %c", hands, side);
     struct variant v;
     if (variant_parse(variant, &v, err, sizeof err) != 0
-        || serbest_game.from_text(st, &v, fen, err, sizeof err) != 0)
+        || serbest_from_text_fragment(st, &v, fen, err, sizeof err) != 0)
         fail_msg("setup %s [%s]: %s", variant, fen, err);
 }
 
@@ -114,7 +114,10 @@ static uint64_t perft_of(const char *variant, const char *fen, int depth)
     if (variant_parse(variant, &v, err, sizeof err) != 0
         || game_setup(&v, &st, fen, NULL, err, sizeof err) != 0)
         fail_msg("%s", err);
-    return game_perft(&serbest_game, &st, depth);
+    uint64_t count;
+    if (game_perft(&serbest_game, &st, depth, &count) != 0)
+        fail_msg("perft: out of memory");
+    return count;
 }
 
 /* ---- perft ------------------------------------------------------------ */
@@ -533,6 +536,43 @@ static void test_text(void **state)
     }
 }
 
+/* Each side has exactly one king, on the board or in hand (RULES.md: a
+ * king that is not on the board may be dropped; a game ends at checkmate,
+ * so none is captured). A side with no king at all was read as a
+ * stalemate win. */
+static void test_position_needs_kings(void **state)
+{
+    (void)state;
+    struct variant v;
+    struct serbest_state st;
+    char err[256];
+    assert_int_equal(variant_parse("serbest", &v, err, sizeof err), 0);
+    struct { const char *text, *msg; } bad[] = {
+        {"10/10/10/10/10/10/10/10/10/10[] w", "white has no king"},
+        {"10/10/10/10/10/10/10/10/10/10[] b", "white has no king"},
+        {"10/10/10/10/10/4Q5/10/10/10/10[k] w", "white has no king"},
+        {"10/10/10/10/10/10/10/10/10/10[K] w", "black has no king"},
+        {"4K5/10/10/10/10/10/10/10/10/10[q] b", "black has no king"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = '\0';
+        assert_int_equal(serbest_game.from_text(&st, &v, bad[i].text, err,
+                                                sizeof err), -1);
+        if (!strstr(err, bad[i].msg))
+            fail_msg("'%s': error '%s', expected '%s'", bad[i].text, err,
+                     bad[i].msg);
+    }
+    /* kings in hand, on the board, or one of each are all legal */
+    const char *good[] = {
+        "10/10/10/10/10/10/10/10/10/10[Kk] w",
+        "k9/10/10/10/10/10/10/10/10/9K[] w",
+        "10/10/10/10/10/4k5/10/10/10/10[KQ] b",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        if (serbest_game.from_text(&st, &v, good[i], err, sizeof err) != 0)
+            fail_msg("'%s': %s", good[i], err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -549,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_stalemate),
         cmocka_unit_test(test_repetition_and_limits),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_position_needs_kings),
     };
     return cmocka_run_group_tests_name("serbest", tests, NULL, NULL);
 }

@@ -22,7 +22,10 @@ static uint64_t perft_of(const char *variant, const char *fen, int depth)
     if (variant_parse(variant, &v, err, sizeof err) != 0
         || game_setup(&v, &st, fen, NULL, err, sizeof err) != 0)
         fail_msg("%s", err);
-    return game_perft(&tafl_game, &st, depth);
+    uint64_t count;
+    if (game_perft(&tafl_game, &st, depth, &count) != 0)
+        fail_msg("perft: out of memory");
+    return count;
 }
 
 /* ---- perft ----------------------------------------------------------- */
@@ -525,6 +528,43 @@ static void test_move_text(void **state)
     assert_non_null(strstr(err, "not a tafl move"));
 }
 
+/* The counters after the side to move are whole numbers in their field's
+ * range (no-capture plies a uint16_t, ply a uint32_t; RULES.md: optional
+ * counters); before, sscanf's %u read "-1" as 4294967295. */
+static void test_position_counters(void **state)
+{
+    (void)state;
+    struct variant v;
+    struct tafl_state st;
+    char err[256];
+    assert_int_equal(variant_parse("tafl", &v, err, sizeof err), 0);
+    struct { const char *text, *msg; } bad[] = {
+        {"9/9/9/9/4k4/9/9/9/1a7 a -1", "'-1' as the no-capture plies"},
+        {"9/9/9/9/4k4/9/9/9/1a7 a 0 -1", "'-1' as the ply"},
+        {"9/9/9/9/4k4/9/9/9/1a7 a +3", "'+3' as the no-capture plies"},
+        {"9/9/9/9/4k4/9/9/9/1a7 a 3x", "'3x' as the no-capture plies"},
+        {"9/9/9/9/4k4/9/9/9/1a7 a 0 12y", "'12y' as the ply"},
+        {"9/9/9/9/4k4/9/9/9/1a7 a 65536", "no-capture plies '65536' is too large"},
+        {"9/9/9/9/4k4/9/9/9/1a7 a 0 4294967296", "ply '4294967296' is too large"},
+        {"9/9/9/9/4k4/9/9/9/1a7 a 0 99999999999999999999999", "too large"},
+        {"9/9/9/9/4k4/9/9/9/1a7 a 0 1 2", "unexpected text '2'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = '\0';
+        assert_int_equal(tafl_game.from_text(&st, &v, bad[i].text, err,
+                                             sizeof err), -1);
+        if (!strstr(err, bad[i].msg))
+            fail_msg("'%s': error '%s', expected '%s'", bad[i].text, err,
+                     bad[i].msg);
+    }
+    /* the largest values of each field are read back */
+    assert_int_equal(tafl_game.from_text(&st, &v, "9/9/9/9/4k4/9/9/9/1a7 a "
+                                         "65535 4294967295", err, sizeof err),
+                     0);
+    assert_int_equal(st.no_capture_plies, 65535);
+    assert_int_equal(st.ply, 4294967295u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_no_moves_loses),
         cmocka_unit_test(test_max_plies),
         cmocka_unit_test(test_position_text),
+        cmocka_unit_test(test_position_counters),
         cmocka_unit_test(test_move_text),
     };
     return cmocka_run_group_tests_name("tafl", tests, NULL, NULL);

@@ -23,7 +23,8 @@ echo "== debug build with invariant checks (ASan + UBSan, assert on) =="
 # DEBUG_SUITES, not the command-line, resume and notebook tests, which
 # exercise the same core through the binary and would double the time.
 DEBUG_SUITES='^test_(variant|game|tafl|tafl_games|jetan|jetan_games|serbest|serbest_games|agents|solver|stats|harness)$'
-deps_build build-debug -DCMAKE_BUILD_TYPE=Debug -DRULELAB_SANITIZE=ON \
+deps_build build-debug -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
+    -DRULELAB_SANITIZE=ON \
     -DRULELAB_CHECK_INVARIANTS=ON
 (cd build-debug && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -V \
     -j "$(nproc)" -R "$DEBUG_SUITES")

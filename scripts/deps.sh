@@ -2,7 +2,7 @@
 # project needs, only those missing, and runs apt-get update only then.
 # Every dependency of the project is listed here, and nowhere else.
 
-RULELAB_PACKAGES="build-essential cmake pkg-config libcmocka-dev libsqlite3-dev libinih-dev sqlite3 python3-pandas python3-matplotlib python3-nbformat python3-ipykernel jupyter-nbconvert"
+RULELAB_PACKAGES="build-essential cmake pkg-config libcmocka-dev libsqlite3-dev libinih-dev sqlite3 python3-pandas python3-matplotlib python3-nbformat python3-ipykernel jupyter-nbconvert clang libclang-rt-dev libomp-dev"
 
 deps_install() {
     local missing=""

@@ -3,7 +3,8 @@
 # command). Builds the fuzz targets with clang, ASan and UBSan into
 # build-fuzz, then fuzzes TARGET (default: every target, one after the
 # other) for SECONDS each (default 600). Each target starts from its
-# committed corpus (tests/fuzz/corpus/TARGET, only read) and a working
+# committed corpus (tests/fuzz/corpus/TARGET, only read), its dictionary
+# of keywords if any (tests/fuzz/dict/TARGET.dict) and a working
 # corpus in build-fuzz/corpus/TARGET that keeps growing between runs.
 # Crashes, leaks, timeouts (10 s per input) and out-of-memory (2 GiB) are
 # written to tests/fuzz/crashes/TARGET/ and listed at the end; the run goes
@@ -37,12 +38,14 @@ for t in $targets; do
     mkdir -p "$work" "$crashes"
     inputs=(tests/fuzz/corpus/"$t")
     [ -d tests/fuzz/regressions/"$t" ] && inputs+=(tests/fuzz/regressions/"$t")
+    dict=()
+    [ -f tests/fuzz/dict/"$t".dict ] && dict=(-dict=tests/fuzz/dict/"$t".dict)
     echo "fuzz.sh: $t for ${seconds}s" >&2
     # Fork mode with one worker: a crash is saved and the run goes on.
     ./build-fuzz/fuzz_"$t" -fork=1 -ignore_crashes=1 -ignore_ooms=1 \
         -ignore_timeouts=1 -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=2048 -close_fd_mask=3 -artifact_prefix="$crashes/" \
-        "$work" "${inputs[@]}" > "build-fuzz/fuzz_$t.log" 2>&1 || true
+        "${dict[@]}" "$work" "${inputs[@]}" > "build-fuzz/fuzz_$t.log" 2>&1 || true
     tail -n 3 "build-fuzz/fuzz_$t.log" >&2
 done
 

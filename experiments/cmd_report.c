@@ -206,6 +206,12 @@ static int run_replay(int argc, char **argv)
     const char *result = (const char *)sqlite3_column_text(q, 2);
     const char *reason = (const char *)sqlite3_column_text(q, 3);
     int stored_plies = sqlite3_column_int(q, 4), plies;
+    if (!variant || !moves || !result || !reason || !sqlite3_column_text(q, 5)
+        || !sqlite3_column_text(q, 6)) {
+        fprintf(stderr, "rulelab replay: game %ld in %s has an empty (NULL) "
+                "column\n", id, pos[0]);
+        goto done;
+    }
     printf("game %ld: %s\nseat 0: %s\nseat 1: %s\n", id, variant,
            sqlite3_column_text(q, 5), sqlite3_column_text(q, 6));
     struct variant v;

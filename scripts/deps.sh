@@ -3,10 +3,14 @@
 # Every dependency of the project is listed here, and nowhere else.
 
 RULELAB_PACKAGES="build-essential cmake pkg-config libcmocka-dev libsqlite3-dev sqlite3 python3-pandas python3-matplotlib python3-nbformat python3-ipykernel jupyter-nbconvert"
+# The tests' fuzz targets also need clang with libFuzzer (libclang-rt-dev,
+# only recommended by clang) and clang's OpenMP (libomp-dev).
+RULELAB_TEST_PACKAGES="clang libclang-rt-dev libomp-dev"
 
+# deps_install [PACKAGES...]: RULELAB_PACKAGES and the ones named.
 deps_install() {
     local missing=""
-    for pkg in $RULELAB_PACKAGES; do
+    for pkg in $RULELAB_PACKAGES "$@"; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null \
                 | grep -q "install ok installed"; then
             missing="$missing $pkg"

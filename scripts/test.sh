@@ -3,11 +3,13 @@
 # runs every suite through ctest, then does the same with AddressSanitizer
 # and UndefinedBehaviorSanitizer, then runs the unit suites once more in a
 # Debug build with ASan, UBSan, assert() and the games' invariant checks
-# (build-debug). Exits non-zero if anything fails.
+# (build-debug), and last replays the fuzz targets' corpus and runs each
+# target briefly from a fixed seed (scripts/fuzz_replay.sh, build-fuzz).
+# Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
-deps_install
+deps_install $RULELAB_TEST_PACKAGES
 
 echo "== release build =="
 deps_build build -DCMAKE_BUILD_TYPE=Release -DRULELAB_SANITIZE=OFF
@@ -29,4 +31,7 @@ deps_build build-debug -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
 (cd build-debug && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -V \
     -j "$(nproc)" -R "$DEBUG_SUITES")
 
-echo "== all suites passed, in all three builds =="
+echo "== fuzz targets: the corpus replayed, then a short seeded run each (ASan + UBSan) =="
+bash scripts/fuzz_replay.sh build-fuzz
+
+echo "== all suites passed, in all three builds, and the fuzz targets =="

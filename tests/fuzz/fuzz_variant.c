@@ -4,7 +4,8 @@
  *
  * Properties: a rejected spec comes with an error; an accepted one has a
  * canonical form that parses to the same variant and the same canonical
- * text (results are keyed by it).
+ * text (results are keyed by it), and an identity (what cells and seeds
+ * are keyed by) that parses to a variant of the same identity.
  */
 #include "fuzz_util.h"
 #include "game.h"
@@ -29,6 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_check(variant_canonical(&again, canon2, sizeof canon2) == len
                    && strcmp(canon, canon2) == 0,
                "the canonical form is stable");
+    char id[VARIANT_TEXT_MAX], id2[VARIANT_TEXT_MAX];
+    int id_len = variant_identity(&v, id, sizeof id);
+    fuzz_check(id_len > 0, "an accepted variant has an identity");
+    fuzz_check(variant_parse(id, &again, err, sizeof err) == 0,
+               "the identity parses");
+    fuzz_check(variant_identity(&again, id2, sizeof id2) == id_len
+                   && strcmp(id, id2) == 0,
+               "the identity names the variant it came from");
 done:
     free(text);
     return 0;

@@ -61,7 +61,8 @@ const struct cli_command cmd_list = {
 
 /* The deepest perft each game runs without --force: the deepest depth whose
  * count from the start position finished within a few minutes on the
- * project's 2-core Xeon (`time build/rulelab perft GAME DEPTH`, Release):
+ * project's 2-core AMD EPYC VM, under load (`time build/rulelab perft GAME
+ * DEPTH`, Release):
  * tafl 5 in 26 s, jetan 5 in 119 s, serbest 3 in 1.2 s (serbest 4 had not
  * finished after 600 s). Each further ply multiplies the time by the
  * branching factor (tafl 72, jetan 112, serbest 670 moves at the start), so

@@ -399,6 +399,9 @@ static void mcts_observe(void *self, const struct game *g, const void *st,
     g->apply(m->root_state, move);
 }
 
+/* Behaviour version 2: a node's mean reward is computed exactly in double
+ * (half-points / 2 visits); version 1 divided a float sum of rewards in
+ * float, so a near-tie between children could be broken otherwise. */
 const struct agent_kind mcts_kind = {
     "mcts", "UCT Monte Carlo tree search with MCTS-Solver", mcts_params,
-    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy, 1};
+    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy, 2};

@@ -519,8 +519,10 @@ static int cell_keys(const struct sweep *s, const struct sweep_cell *c,
     return 0;
 }
 
-/* Checks that a cell's stored games were played by the engine and agent
- * behaviour versions of this program; a cell without games takes them. */
+/* Checks that a cell still to be played holds only games of the engine and
+ * agent behaviour versions of this program: a cell without games takes
+ * them; one with nothing left to play keeps its own; otherwise -1 with a
+ * message saying which version changed and how to continue. */
 static int check_behaviour(struct store *st, int64_t id, const int *stored,
                            const struct cell_keys *k, const struct sweep *s,
                            char *err, size_t errsz)
@@ -530,16 +532,26 @@ static int check_behaviour(struct store *st, int64_t id, const int *stored,
         && stored[2] == k->behaviour[2])
         return 0;
     sqlite3_stmt *q;
-    int games = -1;
-    if (sqlite3_prepare_v2(st->db, "SELECT COUNT(*) FROM games WHERE cell_id"
-                           " = ?1", -1, &q, NULL) != SQLITE_OK)
+    int games = -1, planned_stored = 0, stopped = 0;
+    if (sqlite3_prepare_v2(st->db, "SELECT COUNT(*), TOTAL(game_index < ?2),"
+                           " (SELECT stopped_at IS NOT NULL FROM cells WHERE"
+                           " id = ?1) FROM games WHERE cell_id = ?1", -1, &q,
+                           NULL) != SQLITE_OK)
         return db_error(st->db, err, errsz, "counting a cell's games");
     if (sqlite3_bind_int64(q, 1, id) == SQLITE_OK
-        && sqlite3_step(q) == SQLITE_ROW)
+        && sqlite3_bind_int(q, 2, s->games_per_cell) == SQLITE_OK
+        && sqlite3_step(q) == SQLITE_ROW) {
         games = sqlite3_column_int(q, 0);
+        planned_stored = sqlite3_column_int(q, 1);
+        stopped = sqlite3_column_int(q, 2);
+    }
     sqlite3_finalize(q);
     if (games < 0)
         return db_error(st->db, err, errsz, "counting a cell's games");
+    /* A cell with nothing left to play (all its planned games stored, or
+     * stopped early) mixes nothing: it keeps its games and versions. */
+    if (games > 0 && (stopped || planned_stored >= s->games_per_cell))
+        return 0;
     if (games == 0) {
         if (sqlite3_prepare_v2(st->db, "UPDATE cells SET game_behaviour = ?2,"
                                " agent0_behaviour = ?3, agent1_behaviour = ?4"

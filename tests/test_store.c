@@ -491,12 +491,23 @@ static void test_changed_behaviour_is_refused(void **state)
     struct store *st;
     int64_t ids[2];
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
-    /* this program's versions are recorded with the run */
+    /* The fixture's games were played by mcts at behaviour version 1, this
+     * program's is 2 (agents/mcts.c); its cells have nothing left to play,
+     * so there is nothing to mix, and the run starts. This program's
+     * versions are recorded with the run. */
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
     char *b = raw_rows(path, "SELECT behaviour FROM runs ORDER BY id DESC "
                        "LIMIT 1");
-    assert_string_equal(b, "serbest=1 jetan=1 tafl=1 random=1 mcts=1\n");
+    assert_string_equal(b, "serbest=1 jetan=1 tafl=1 random=1 mcts=2\n");
     free(b);
+    /* One more game per cell: now each cell is still to be played. */
+    s.games_per_cell = 4;
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), -1);
+    assert_non_null(strstr(err, "the agent mcts (behaviour version 1 stored, "
+                                "2 here)"));
+    /* From here on, as if the fixture had been played by this mcts. */
+    raw_exec(path, "UPDATE cells SET agent0_behaviour = 2 WHERE id = 2");
+    raw_exec(path, "UPDATE cells SET agent1_behaviour = 2 WHERE id = 1");
 
     /* a tafl engine at behaviour version 2 meets the fixture's games */
     struct game bumped = *game_find("tafl");
@@ -515,14 +526,14 @@ static void test_changed_behaviour_is_refused(void **state)
     raw_exec(path, "UPDATE cells SET agent0_behaviour = 3 WHERE id = 2");
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), -1);
     assert_non_null(strstr(err, "the agent mcts (behaviour version 3 stored, "
-                                "1 here)"));
+                                "2 here)"));
     assert_null(strstr(err, "game engine"));
 
     /* a cell without games takes this program's versions */
     raw_exec(path, "DELETE FROM games WHERE cell_id = 2");
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
     assert_int_equal(raw_count(path, "SELECT agent0_behaviour FROM cells "
-                               "WHERE id = 2"), 1);
+                               "WHERE id = 2"), 2);
     store_close(st);
     sweep_free(&s);
     remove_db(path);

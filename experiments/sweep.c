@@ -641,7 +641,8 @@ static const struct entry *section_entries(const struct reader *r,
         if (strcmp(r->sections[i].name, name) == 0) {
             *n = r->sections[i].n_entries;
             *line = r->sections[i].line;
-            return r->entries + r->sections[i].first;
+            /* no entries at all: r->entries may be NULL */
+            return *n ? r->entries + r->sections[i].first : NULL;
         }
     *n = 0;
     *line = 1;

@@ -206,6 +206,17 @@ static void test_empty_game_section_with_comment(void **state)
 }
 
 /* Item 10: a NUL byte ended the file silently. Line 5 holds it. */
+/* Files whose sections hold no key at all (the reader then has no entry
+ * array): an error, and no arithmetic on a NULL pointer (UBSan stops the
+ * sanitizer build there). Found by fuzzing. */
+static void test_sections_without_keys(void **state)
+{
+    (void)state;
+    expect_bad("[sweep]", "[sweep] needs a name");
+    expect_bad("[sweep]\n[agents]\n[matchups]\n", "[sweep] needs a name");
+    expect_bad("", "needs a name");
+}
+
 static void test_nul_byte_is_an_error(void **state)
 {
     (void)state;
@@ -483,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_repeated_key_names_both_lines),
         cmocka_unit_test(test_empty_game_section_with_comment),
         cmocka_unit_test(test_nul_byte_is_an_error),
+        cmocka_unit_test(test_sections_without_keys),
         cmocka_unit_test(test_crlf),
         cmocka_unit_test(test_zero_padded_values_do_not_overflow),
         cmocka_unit_test(test_long_values_are_read_whole),

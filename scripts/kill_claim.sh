@@ -38,7 +38,8 @@ rnd = random
 pairs = rnd vs rnd
 INI
 "$bin" run "$dir/s.ini" --db "$dir/base.db" --threads 1 --quiet || exit 1
-claim() { "$bin" claim "$1" --plies 3 --nodes 2000 --mb 1 --threads 2; }
+claim_args=(--plies 3 --nodes 2000 --mb 1 --threads 2)
+claim() { "$bin" claim "$1" "${claim_args[@]}"; }
 key="game_id, ply, question, plies, node_budget"
 content="variant, position, answer, nodes, pv, proof"
 
@@ -59,7 +60,9 @@ for u in $draws; do
     [ "$have" -ge "$all" ] && break
     d=$(awk -v u="$u" -v t="$T" -v l=$((all - have)) -v a="$all" \
         'BEGIN { printf "%.3f", u * 0.9 * t * l / a }')
-    claim "$dir/camp.db" >/dev/null 2>&1 &
+    # rulelab itself in the background (not the claim function: that would
+    # be a subshell, and the kill would leave rulelab running)
+    "$bin" claim "$dir/camp.db" "${claim_args[@]}" >/dev/null 2>&1 &
     pid=$!
     sleep "$d"
     if kill -9 $pid 2>/dev/null; then hit=$((hit + 1)); else missed=$((missed + 1)); fi

@@ -81,7 +81,7 @@ static int read_variant(const char *text, int plies, serbest_ref_params *p,
     serbest_ref_params defaults = {7, 0, 0};
     *p = defaults;
     if (strncmp(text, "serbest(", 8) != 0 || text[strlen(text) - 1] != ')') {
-        snprintf(err, errsz, "variant '%s' is not serbest(...)", text);
+        snprintf(err, errsz, "variant '%.200s' is not serbest(...)", text);
         return -1;
     }
     snprintf(buf, sizeof buf, "%.*s", (int)strlen(text) - 9, text + 8);
@@ -178,7 +178,7 @@ static int read_proof(FILE *in, struct proof *pf, char *err, size_t errsz)
             snprintf(err, errsz, "line %d: expected '<ply> <move>'", number);
             return -1;
         }
-        snprintf(l.move, sizeof l.move, "%s", move);
+        memcpy(l.move, move, strlen(move) + 1); /* at most 7 + NUL */
         if (pf->n == cap) {
             cap = cap ? 2 * cap : 1024;
             struct proof_line *grown = realloc(pf->lines, sizeof *grown

@@ -1,6 +1,7 @@
 /*
- * game.c -- what all games share: the registry, reason names, parsing a
- * legal move, setting up a position with moves, and perft.
+ * game.c -- what all games share: the registry, reason names, the
+ * functions over struct game_head that stand in every game's vtable,
+ * parsing a legal move, setting up a position with moves, and perft.
  */
 #include "game.h"
 
@@ -9,10 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "jetan.h"
-#include "serbest.h"
-#include "tafl.h"
 
 const struct game *const game_list[] = {&serbest_game, &jetan_game,
                                         &tafl_game, NULL};
@@ -57,6 +54,32 @@ const char *game_outcome_name(enum game_outcome o)
     case GAME_DRAW: return "draw";
     }
     return "?";
+}
+
+int game_head_to_move(const void *st)
+{
+    const struct game_head *h = st;
+    return game_seat_of_side(h, h->side);
+}
+
+struct game_status game_head_status(const void *st)
+{
+    const struct game_head *h = st;
+    struct game_status r = {(enum game_outcome)h->outcome,
+                            (enum end_reason)h->reason};
+    return r;
+}
+
+uint64_t game_head_hash(const void *st)
+{
+    return ((const struct game_head *)st)->hash;
+}
+
+const char *game_head_side_name(const void *st, int seat,
+                                const char *const names[2])
+{
+    const struct game_head *h = st;
+    return names[seat ^ h->first];
 }
 
 int game_error(char *err, size_t errsz, const char *fmt, ...)

@@ -111,7 +111,85 @@ struct game {
     /* Recomputes hash and derived data from scratch and compares them with
      * the incremental ones. 1 if consistent; for tests and debug asserts. */
     int (*state_ok)(const void *st);
+
+    /* Kings Landing (RULES.md section 1): whether the side to move has a
+     * legal drop of its king on the highest rank its variant allows (0
+     * once the game is over). `rulelab claim` samples such positions.
+     * NULL in games without Kings Landing. */
+    int (*king_landing_open)(const void *st);
 };
+
+/* The fields every game's state starts with, as its first member `head`,
+ * so that the functions below serve every game: the vtable's to_move,
+ * status and hash are game_head_to_move, game_head_status and
+ * game_head_hash. `side` is the side (colour) to move in the game's own
+ * numbering (0 or 1); `first` the side that moves first, which plays seat
+ * 0 (a game whose seat 0 is always the same colour keeps it 0); outcome
+ * and reason are an enum game_outcome and an enum end_reason, kept by
+ * apply so that status is O(1). */
+struct game_head {
+    uint64_t hash; /* Zobrist hash, as struct game's hash describes */
+    uint8_t side, first;
+    uint8_t outcome, reason;
+};
+
+/* The seat (0 or 1) that plays `side` in a state with head h. */
+static inline int game_seat_of_side(const struct game_head *h, int side)
+{
+    return side ^ h->first;
+}
+
+/* Ends the game: winner_side (a side, not a seat) wins for `reason`, or
+ * a draw if winner_side < 0. */
+static inline void game_set_result(struct game_head *h, int winner_side,
+                                   enum end_reason reason)
+{
+    if (winner_side < 0)
+        h->outcome = GAME_DRAW;
+    else
+        h->outcome = game_seat_of_side(h, winner_side) == 0 ? GAME_WIN_SEAT0
+                                                            : GAME_WIN_SEAT1;
+    h->reason = (uint8_t)reason;
+}
+
+/* Marks the game as going on (no outcome, no reason). */
+static inline void game_set_ongoing(struct game_head *h)
+{
+    h->outcome = GAME_ONGOING;
+    h->reason = REASON_NONE;
+}
+
+/* The vtable functions every game shares; st points to a state whose first
+ * member is a struct game_head. */
+int game_head_to_move(const void *st);
+struct game_status game_head_status(const void *st);
+uint64_t game_head_hash(const void *st);
+/* The name of the side seat plays, from names[side]. */
+const char *game_head_side_name(const void *st, int seat,
+                                const char *const names[2]);
+
+/* The draws by count that tafl and Serbest share, in RULES.md's order
+ * after the wins: threefold repetition (repetitions counts the current
+ * position's occurrences; pass 0 to skip the rule), no capture for
+ * no_capture_limit moves of each player (0 = no limit), and the ply cap
+ * (0 = none). Returns the reason, or REASON_NONE if none applies. */
+static inline enum end_reason game_count_draw(int repetitions,
+                                              unsigned no_capture_plies,
+                                              unsigned no_capture_limit,
+                                              uint32_t ply, uint32_t max_plies)
+{
+    if (repetitions >= 3)
+        return REASON_REPETITION;
+    if (no_capture_limit && no_capture_plies >= 2u * no_capture_limit)
+        return REASON_NO_CAPTURE;
+    if (max_plies && ply >= max_plies)
+        return REASON_PLY_CAP;
+    return REASON_NONE;
+}
+
+/* The games, declared here so that a module can name one without its
+ * internals (a game's own header is for that game's files and tests). */
+extern const struct game serbest_game, jetan_game, tafl_game;
 
 /* Every game, NULL-terminated, in the order `rulelab list` shows them. */
 extern const struct game *const game_list[];
@@ -124,22 +202,6 @@ const char *end_reason_name(enum end_reason r);
 int game_error(char *err, size_t errsz, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Writes square (file, rank), both from 0, as "a1".."j10" with a NUL; returns
- * its length (2 or 3). Move text is written for every ply of every stored
- * game, so this is inline and avoids printf. */
-static inline int game_square_text(int file, int rank, char *buf)
-{
-    int len = 0;
-    buf[len++] = (char)('a' + file);
-    if (rank >= 9) {
-        buf[len++] = (char)('0' + (rank + 1) / 10);
-        buf[len++] = (char)('0' + (rank + 1) % 10);
-    } else {
-        buf[len++] = (char)('1' + rank);
-    }
-    buf[len] = '\0';
-    return len;
-}
 const char *game_outcome_name(enum game_outcome o);
 
 /* Parses move text and checks it is legal in st. Returns 0, or -1 with a

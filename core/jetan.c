@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "notation.h"
 #include "zobrist.h"
 
 #define ZOBRIST_SALT 0x4a6574616eULL
@@ -60,11 +61,6 @@ static uint64_t countdown_key(int state, int left)
     return zobrist_key(ZOBRIST_SALT, (uint32_t)(COUNTDOWN_KEY_INDEX + code));
 }
 
-static int seat_of_side(const struct jetan_state *s, int side)
-{
-    return side == s->first ? 0 : 1;
-}
-
 /* ---- board bookkeeping ---------------------------------------------- */
 
 static void toggle_occupancy(struct jetan_state *s, int side, int sq)
@@ -77,7 +73,7 @@ static void put_piece(struct jetan_state *s, int piece, int sq)
     const int side = JETAN_SIDE_OF(piece), kind = JETAN_KIND_OF(piece);
     s->board[sq] = (uint8_t)piece;
     toggle_occupancy(s, side, sq);
-    s->hash ^= piece_key(piece, sq);
+    s->head.hash ^= piece_key(piece, sq);
     s->count[side]++;
     s->kind_count[side][kind]++;
     if (kind == JETAN_PRINCESS)
@@ -92,7 +88,7 @@ static void remove_piece(struct jetan_state *s, int sq)
     const int side = JETAN_SIDE_OF(piece), kind = JETAN_KIND_OF(piece);
     s->board[sq] = 0;
     toggle_occupancy(s, side, sq);
-    s->hash ^= piece_key(piece, sq);
+    s->head.hash ^= piece_key(piece, sq);
     s->count[side]--;
     s->kind_count[side][kind]--;
     if (kind == JETAN_PRINCESS)
@@ -109,7 +105,7 @@ static void move_piece(struct jetan_state *s, int from, int to)
     s->board[from] = 0;
     toggle_occupancy(s, side, from);
     toggle_occupancy(s, side, to);
-    s->hash ^= piece_key(piece, from) ^ piece_key(piece, to);
+    s->head.hash ^= piece_key(piece, from) ^ piece_key(piece, to);
     if (kind == JETAN_PRINCESS)
         s->princess_sq[side] = (uint8_t)to;
     else if (kind == JETAN_CHIEF)
@@ -118,22 +114,22 @@ static void move_piece(struct jetan_state *s, int from, int to)
 
 static void set_side(struct jetan_state *s, int side)
 {
-    if (s->side != side)
-        s->hash ^= zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX);
-    s->side = (uint8_t)side;
+    if (s->head.side != side)
+        s->head.hash ^= zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX);
+    s->head.side = (uint8_t)side;
 }
 
 static void set_escape(struct jetan_state *s, int side, int available)
 {
     if (s->escape[side] != available)
-        s->hash ^= zobrist_key(ZOBRIST_SALT,
+        s->head.hash ^= zobrist_key(ZOBRIST_SALT,
                                (uint32_t)(ESCAPE_KEY_INDEX + side));
     s->escape[side] = (uint8_t)available;
 }
 
 static void set_countdown(struct jetan_state *s, int state, int left)
 {
-    s->hash ^= countdown_key(s->countdown, s->countdown_left)
+    s->head.hash ^= countdown_key(s->countdown, s->countdown_left)
                ^ countdown_key(state, left);
     s->countdown = (uint8_t)state;
     s->countdown_left = (uint8_t)left;
@@ -144,7 +140,7 @@ static void clear_board(struct jetan_state *s, const struct variant *v)
     memset(s, 0, sizeof *s);
     s->princess_sq[0] = s->princess_sq[1] = JETAN_NO_SQUARE;
     s->chief_sq[0] = s->chief_sq[1] = JETAN_NO_SQUARE;
-    s->first = (uint8_t)variant_get(v, "first");
+    s->head.first = (uint8_t)variant_get(v, "first");
     s->thoat_jumps = (uint8_t)variant_get(v, "thoat_jumps");
     s->princess_escape = (uint8_t)variant_get(v, "princess_escape");
     s->princess_safe = (uint8_t)variant_get(v, "princess_safe");
@@ -157,12 +153,7 @@ static void clear_board(struct jetan_state *s, const struct variant *v)
 static void set_result(struct jetan_state *s, int winner_side,
                        enum end_reason reason)
 {
-    if (winner_side < 0)
-        s->outcome = GAME_DRAW;
-    else
-        s->outcome = seat_of_side(s, winner_side) == 0 ? GAME_WIN_SEAT0
-                                                       : GAME_WIN_SEAT1;
-    s->reason = (uint8_t)reason;
+    game_set_result(&s->head, winner_side, reason);
 }
 
 /* Called when both sides have at most 3 pieces and the countdown has not
@@ -194,7 +185,7 @@ static void settle_draws(struct jetan_state *s)
     else if (s->max_plies && s->ply >= s->max_plies)
         set_result(s, -1, REASON_PLY_CAP);
     else
-        s->outcome = GAME_ONGOING, s->reason = REASON_NONE;
+        game_set_ongoing(&s->head);
 }
 
 /* ---- the game interface --------------------------------------------- */
@@ -213,19 +204,11 @@ static void jetan_init(void *st, const struct variant *v)
     (void)rc;
 }
 
-static int jetan_legal_moves(const void *st, move_t *out)
-{
-    const struct jetan_state *s = st;
-    if (s->outcome != GAME_ONGOING)
-        return 0;
-    return jetan_generate(s, out);
-}
-
 static void jetan_apply(void *st, move_t m)
 {
     struct jetan_state *s = st;
-    const int from = JETAN_FROM(m), to = JETAN_TO(m), side = s->side;
-    assert(s->outcome == GAME_ONGOING);
+    const int from = JETAN_FROM(m), to = JETAN_TO(m), side = s->head.side;
+    assert(s->head.outcome == GAME_ONGOING);
     assert(from < JETAN_SQUARES && to < JETAN_SQUARES);
     assert(s->board[from] && JETAN_SIDE_OF(s->board[from]) == side);
     const int mover = JETAN_KIND_OF(s->board[from]);
@@ -258,28 +241,9 @@ static void jetan_apply(void *st, move_t m)
     settle_draws(s);
 }
 
-static int jetan_to_move(const void *st)
-{
-    const struct jetan_state *s = st;
-    return seat_of_side(s, s->side);
-}
-
-static struct game_status jetan_status(const void *st)
-{
-    const struct jetan_state *s = st;
-    struct game_status r = {(enum game_outcome)s->outcome,
-                            (enum end_reason)s->reason};
-    return r;
-}
-
-static uint64_t jetan_hash(const void *st)
-{
-    return ((const struct jetan_state *)st)->hash;
-}
-
 static int square_text(int sq, char *buf)
 {
-    return game_square_text(sq % 10, sq / 10, buf);
+    return notation_square_text(sq % 10, sq / 10, buf);
 }
 
 static int jetan_move_to_text(const void *st, move_t m, char *buf, size_t n)
@@ -290,26 +254,16 @@ static int jetan_move_to_text(const void *st, move_t m, char *buf, size_t n)
     if (JETAN_IS_ESCAPE(m))
         tmp[len++] = '^';
     len += square_text(JETAN_TO(m), tmp + len);
-    if ((size_t)len >= n)
-        return -1;
-    memcpy(buf, tmp, (size_t)len + 1);
-    return len;
+    return notation_copy_out(tmp, len, buf, n);
 }
 
 /* Parses a square like "e5" or "a10"; returns its index or -1, and
  * advances *p past it. */
 static int parse_square(const char **p)
 {
-    const char *c = *p;
-    if (*c < 'a' || *c > 'j' || c[1] < '1' || c[1] > '9')
-        return -1;
-    int file = *c - 'a', rank = c[1] - '1', len = 2;
-    if (c[1] == '1' && c[2] == '0')
-        rank = 9, len = 3;
-    if (c[len] >= '0' && c[len] <= '9')
-        return -1;
-    *p = c + len;
-    return JETAN_SQ(file, rank);
+    int file, rank;
+    return notation_parse_square(p, 10, 10, &file, &rank)
+               ? -1 : JETAN_SQ(file, rank);
 }
 
 static int jetan_move_from_text(const void *st, const char *text, move_t *m)
@@ -346,24 +300,7 @@ static int jetan_to_text(const void *st, char *buf, size_t n)
 {
     const struct jetan_state *s = st;
     char tmp[160];
-    int len = 0;
-    for (int rank = 9; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 10; file++) {
-            int p = s->board[JETAN_SQ(file, rank)];
-            if (!p) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                len += sprintf(tmp + len, "%d", empty), empty = 0;
-            tmp[len++] = piece_char(p);
-        }
-        if (empty)
-            len += sprintf(tmp + len, "%d", empty);
-        if (rank)
-            tmp[len++] = '/';
-    }
+    int len = notation_write_board(tmp, s, jetan_piece_at, 10, 10);
     char escapes[3] = "-";
     if (s->escape[0] || s->escape[1])
         snprintf(escapes, sizeof escapes, "%s%s", s->escape[0] ? "P" : "",
@@ -373,67 +310,27 @@ static int jetan_to_text(const void *st, char *buf, size_t n)
         countdown[0] = 'x';
     else if (s->countdown == JETAN_CD_RUNNING)
         snprintf(countdown, sizeof countdown, "%d", s->countdown_left);
-    len += sprintf(tmp + len, " %c %s %s %u", s->side ? 'o' : 'b', escapes,
-                   countdown, (unsigned)s->ply);
-    if ((size_t)len >= n)
-        return -1;
-    memcpy(buf, tmp, (size_t)len + 1);
-    return len;
+    len += sprintf(tmp + len, " %c %s %s %u", s->head.side ? 'o' : 'b',
+                   escapes, countdown, (unsigned)s->ply);
+    return notation_copy_out(tmp, len, buf, n);
 }
 
-static int kind_of_letter(char c)
+/* Puts the piece of letter c on (file, rank) while a position is read
+ * (notation_put_fn; ctx is the state). */
+static int put_letter(void *ctx, char c, int file, int rank, char *err,
+                      size_t errsz)
 {
-    const char *at = c ? strchr(piece_letters, c >= 'a' ? c - 'a' + 'A' : c)
-                       : NULL;
-    return at ? (int)(at - piece_letters) : -1;
-}
-
-/* Reads the board field into s; returns the position after it or NULL. */
-static const char *parse_board(struct jetan_state *s, const char *c,
-                               char *err, size_t errsz)
-{
-    int rank = 9, file = 0;
-    for (; *c && *c != ' '; c++) {
-        if (*c == '/') {
-            if (file != 10)
-                return game_error(err, errsz, "jetan position: rank %d does "
-                                  "not have 10 squares", rank + 1), NULL;
-            if (rank == 0)
-                return game_error(err, errsz, "jetan position: more than 10 "
-                                  "ranks"), NULL;
-            rank--, file = 0;
-        } else if (*c >= '1' && *c <= '9') {
-            if (c[0] == '1' && c[1] == '0')
-                file += 10, c++;
-            else
-                file += *c - '0';
-            if (file > 10)
-                return game_error(err, errsz, "jetan position: rank %d has "
-                                  "more than 10 squares", rank + 1), NULL;
-        } else {
-            int kind = kind_of_letter(*c);
-            if (kind < 0)
-                return game_error(err, errsz, "jetan position: unexpected "
-                                  "'%c' (pieces are C P F D A W T N, Orange "
-                                  "lowercase)", *c), NULL;
-            int side = *c >= 'a' ? JETAN_ORANGE : JETAN_BLACK;
-            if (file >= 10)
-                return game_error(err, errsz, "jetan position: rank %d has "
-                                  "more than 10 squares", rank + 1), NULL;
-            if (s->count[side] == JETAN_MAX_PIECES
-                || ((kind == JETAN_CHIEF || kind == JETAN_PRINCESS)
-                    && s->kind_count[side][kind]))
-                return game_error(err, errsz, "jetan position: too many "
-                                  "pieces (at most %d a side, one Chief and "
-                                  "one Princess)", JETAN_MAX_PIECES), NULL;
-            put_piece(s, JETAN_PIECE(side, kind), JETAN_SQ(file, rank));
-            file++;
-        }
-    }
-    if (file != 10 || rank != 0)
-        return game_error(err, errsz, "jetan position: the board needs 10 "
-                          "ranks of 10 squares, separated by '/'"), NULL;
-    return c;
+    struct jetan_state *s = ctx;
+    int kind = notation_letter_index(piece_letters, c);
+    int side = c >= 'a' ? JETAN_ORANGE : JETAN_BLACK;
+    if (s->count[side] == JETAN_MAX_PIECES
+        || ((kind == JETAN_CHIEF || kind == JETAN_PRINCESS)
+            && s->kind_count[side][kind]))
+        return game_error(err, errsz, "jetan position: too many pieces (at "
+                          "most %d a side, one Chief and one Princess)",
+                          JETAN_MAX_PIECES);
+    put_piece(s, JETAN_PIECE(side, kind), JETAN_SQ(file, rank));
+    return 0;
 }
 
 /* Splits text into at most max space-separated words of fewer than 12
@@ -510,7 +407,11 @@ static int jetan_from_text(void *st, const struct variant *v,
 {
     struct jetan_state *s = st;
     clear_board(s, v);
-    const char *c = parse_board(s, text, err, errsz);
+    static const struct board_format format = {
+        "jetan", 10, 10, "CPFDAWTNcpfdawtn",
+        "pieces are C P F D A W T N, Orange lowercase", " "};
+    const char *c = notation_read_board(text, &format, put_letter, s, err,
+                                        errsz);
     if (!c || parse_fields(s, c, err, errsz) != 0)
         return -1;
     int black_p = s->princess_sq[JETAN_BLACK] != JETAN_NO_SQUARE;
@@ -534,15 +435,14 @@ static int jetan_from_text(void *st, const struct variant *v,
 
 static const char *jetan_seat_side(const void *st, int seat)
 {
-    const struct jetan_state *s = st;
-    int side = seat == 0 ? s->first : s->first ^ 1;
-    return side == JETAN_BLACK ? "black" : "orange";
+    static const char *const names[2] = {"black", "orange"};
+    return game_head_side_name(st, seat, names);
 }
 
 static int jetan_state_ok(const void *st)
 {
     const struct jetan_state *s = st;
-    uint64_t h = s->side ? zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX) : 0;
+    uint64_t h = s->head.side ? zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX) : 0;
     uint64_t occ[2][2] = {{0, 0}, {0, 0}};
     int count[2] = {0, 0}, kinds[2][JETAN_KINDS];
     int royal[2][2] = {{JETAN_NO_SQUARE, JETAN_NO_SQUARE},
@@ -581,7 +481,7 @@ static int jetan_state_ok(const void *st)
     if (s->countdown == JETAN_CD_RUNNING
         && s->countdown_left > JETAN_COUNTDOWN_PLIES)
         return 0;
-    return h == s->hash;
+    return h == s->head.hash;
 }
 
 const struct game jetan_game = {
@@ -599,9 +499,9 @@ const struct game jetan_game = {
     .init = jetan_init,
     .legal_moves = jetan_legal_moves,
     .apply = jetan_apply,
-    .to_move = jetan_to_move,
-    .status = jetan_status,
-    .hash = jetan_hash,
+    .to_move = game_head_to_move,
+    .status = game_head_status,
+    .hash = game_head_hash,
     .move_to_text = jetan_move_to_text,
     .move_from_text = jetan_move_from_text,
     .to_text = jetan_to_text,

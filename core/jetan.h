@@ -74,14 +74,12 @@ enum { JETAN_CD_NONE = 0, JETAN_CD_DECLINED, JETAN_CD_RUNNING };
 #define JETAN_IS_ESCAPE(m) ((int)(((m) >> 14) & 1))
 
 struct jetan_state {
-    uint64_t hash;
+    struct game_head head; /* hash, side to move, first (seat 0), result */
     uint64_t occ[2][2]; /* per side: squares 0..63, 64..99 */
     uint8_t board[JETAN_SQUARES];
     uint8_t count[2]; /* pieces per side */
     uint8_t kind_count[2][JETAN_KINDS];
     uint8_t princess_sq[2], chief_sq[2]; /* JETAN_NO_SQUARE once taken */
-    uint8_t side; /* side to move */
-    uint8_t first; /* side that moves first: seat 0 */
     uint8_t escape[2]; /* 1 while the side's escape is still available */
     uint8_t countdown; /* JETAN_CD_* */
     uint8_t countdown_left; /* plies left while JETAN_CD_RUNNING */
@@ -91,19 +89,17 @@ struct jetan_state {
     uint32_t max_plies;
 
     uint32_t ply;
-    uint8_t outcome, reason;
 };
-
-extern const struct game jetan_game;
 
 /* ---- jetan_moves.c: generation, used by jetan.c and the tests --------- */
 
-/* Writes the legal moves of the side to move into out (at most
- * jetan_game.max_moves) and returns how many; ignores the status. */
-int jetan_generate(const struct jetan_state *s, move_t *out);
+/* jetan_game.legal_moves: writes the legal moves of the side to move into
+ * out (at most jetan_game.max_moves) and returns how many; 0 once the game
+ * is over. */
+int jetan_legal_moves(const void *st, move_t *out);
 
 /* Whether the side to move has at least one legal move; ignores the
- * status. Far cheaper than jetan_generate. */
+ * status. Far cheaper than jetan_legal_moves. */
 int jetan_has_move(const struct jetan_state *s);
 
 /* The squares (bit sq of word sq / 64) that side attacks: where one of its

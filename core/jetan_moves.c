@@ -29,22 +29,23 @@ struct jt_walk2 {
     uint8_t mid[8];
 };
 
-/* A 3-step walker on one square: the destinations through s1[i] then
- * s2[i][j], open when both are empty. */
+/* A 3-step walker on one square: the destinations dest[i * W + j]
+ * through s1[i] then s2[i * W + j], open when both are empty (W = 3 for
+ * the Dwar, 7 for the Chief and Princess). */
 struct jt_walk3_dwar {
-    jt_bb dest[4][3];
+    jt_bb dest[4 * 3];
     uint8_t n1;
     uint8_t s1[4];
     uint8_t n2[4];
-    uint8_t s2[4][3];
+    uint8_t s2[4 * 3];
 };
 
 struct jt_walk3_chief {
-    jt_bb dest[8][7];
+    jt_bb dest[8 * 7];
     uint8_t n1;
     uint8_t s1[8];
     uint8_t n2[8];
-    uint8_t s2[8][7];
+    uint8_t s2[8 * 7];
 };
 
 #include "jetan_tables.inc"
@@ -66,30 +67,19 @@ static inline jt_bb walk2(const struct jt_walk2 *w, const uint8_t *board)
     return r;
 }
 
-static inline jt_bb walk3_dwar(const struct jt_walk3_dwar *w,
-                               const uint8_t *board)
+/* The destinations of a 3-step walker whose tables have rows `width`
+ * long (struct jt_walk3_*), open on `board`. */
+static inline jt_bb walk3(int n1, const uint8_t *s1, const uint8_t *n2,
+                          const uint8_t *s2, const jt_bb *dest, int width,
+                          const uint8_t *board)
 {
     jt_bb r = 0;
-    for (int i = 0; i < w->n1; i++) {
-        if (board[w->s1[i]])
+    for (int i = 0; i < n1; i++) {
+        if (board[s1[i]])
             continue;
-        for (int j = 0; j < w->n2[i]; j++)
-            if (!board[w->s2[i][j]])
-                r |= w->dest[i][j];
-    }
-    return r;
-}
-
-static inline jt_bb walk3_chief(const struct jt_walk3_chief *w,
-                                const uint8_t *board)
-{
-    jt_bb r = 0;
-    for (int i = 0; i < w->n1; i++) {
-        if (board[w->s1[i]])
-            continue;
-        for (int j = 0; j < w->n2[i]; j++)
-            if (!board[w->s2[i][j]])
-                r |= w->dest[i][j];
+        for (int j = i * width; j < i * width + n2[i]; j++)
+            if (!board[s2[j]])
+                r |= dest[j];
     }
     return r;
 }
@@ -100,10 +90,14 @@ static inline jt_bb reach(const struct jetan_state *s, const uint8_t *board,
                           int sq, int kind, int side)
 {
     switch (kind) {
-    case JETAN_CHIEF: return walk3_chief(&jt_chief[sq], board);
+    case JETAN_CHIEF:
+        return walk3(jt_chief[sq].n1, jt_chief[sq].s1, jt_chief[sq].n2,
+                     jt_chief[sq].s2, jt_chief[sq].dest, 7, board);
     case JETAN_PRINCESS: return jt_princess[sq];
     case JETAN_FLIER: return jt_flier[sq];
-    case JETAN_DWAR: return walk3_dwar(&jt_dwar[sq], board);
+    case JETAN_DWAR:
+        return walk3(jt_dwar[sq].n1, jt_dwar[sq].s1, jt_dwar[sq].n2,
+                     jt_dwar[sq].s2, jt_dwar[sq].dest, 3, board);
     case JETAN_PADWAR: return walk2(&jt_padwar[sq], board);
     case JETAN_WARRIOR: return walk2(&jt_warrior[sq], board);
     case JETAN_THOAT:
@@ -156,7 +150,7 @@ static inline int emit(move_t *out, int n, int from, jt_bb targets,
 static void princess_targets(const struct jetan_state *s, int ps, jt_bb all,
                              jt_bb *normal, jt_bb *escape)
 {
-    const int side = s->side;
+    const int side = s->head.side;
     const int can_escape = s->escape[side]
                            && s->princess_escape != JETAN_ESCAPE_OFF;
     const int escape_safe = s->princess_safe
@@ -172,9 +166,12 @@ static void princess_targets(const struct jetan_state *s, int ps, jt_bb all,
         *escape = BOARD_MASK & ~all & (escape_safe ? ~unsafe : ~(jt_bb)0);
 }
 
-int jetan_generate(const struct jetan_state *s, move_t *out)
+int jetan_legal_moves(const void *st, move_t *out)
 {
-    const int side = s->side;
+    const struct jetan_state *s = st;
+    const int side = s->head.side;
+    if (s->head.outcome != GAME_ONGOING)
+        return 0;
     const jt_bb own = occupancy(s, side);
     const jt_bb all = own | occupancy(s, side ^ 1);
     int n = 0;
@@ -199,7 +196,7 @@ int jetan_generate(const struct jetan_state *s, move_t *out)
 
 int jetan_has_move(const struct jetan_state *s)
 {
-    const int side = s->side;
+    const int side = s->head.side;
     const jt_bb own = occupancy(s, side);
     const jt_bb all = own | occupancy(s, side ^ 1);
     for (int half = 0; half < 2; half++) {

@@ -228,8 +228,9 @@ static void print_walk2(FILE *f, const char *name, const struct piece_steps *p)
     fprintf(f, "};\n\n");
 }
 
-/* struct TYPE { jt_bb dest[A][B]; uint8_t n1; uint8_t s1[A]; uint8_t n2[A];
- *               uint8_t s2[A][B]; } */
+/* struct TYPE { jt_bb dest[A * B]; uint8_t n1; uint8_t s1[A];
+ *               uint8_t n2[A]; uint8_t s2[A * B]; }, pair (i, j) at
+ * index i * B + j (one walk3 in jetan_moves.c reads both types) */
 static void print_walk3(FILE *f, const char *type, const char *name,
                         const struct piece_steps *p, int max_a, int max_b)
 {
@@ -277,12 +278,11 @@ static void print_walk3(FILE *f, const char *type, const char *name,
         }
         fprintf(f, "    {.dest = {");
         for (int i = 0; i < n1; i++) {
-            fprintf(f, "{");
             for (int j = 0; j < n2[i]; j++) {
+                fprintf(f, "[%d] = ", i * max_b + j);
                 print_set(f, dests[i][j]);
                 fprintf(f, ", ");
             }
-            fprintf(f, "}, ");
         }
         fprintf(f, "},\n     .n1 = %d, .s1 = {", n1);
         for (int i = 0; i < n1; i++)
@@ -291,12 +291,9 @@ static void print_walk3(FILE *f, const char *type, const char *name,
         for (int i = 0; i < n1; i++)
             fprintf(f, "%d, ", n2[i]);
         fprintf(f, "}, .s2 = {");
-        for (int i = 0; i < n1; i++) {
-            fprintf(f, "{");
+        for (int i = 0; i < n1; i++)
             for (int j = 0; j < n2[i]; j++)
-                fprintf(f, "%d, ", s2[i][j]);
-            fprintf(f, "}, ");
-        }
+                fprintf(f, "[%d] = %d, ", i * max_b + j, s2[i][j]);
         fprintf(f, "}},\n");
     }
     fprintf(f, "};\n\n");

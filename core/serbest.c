@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "notation.h"
 #include "zobrist.h"
 
 #define ZOBRIST_SALT 0x5e4b357ULL
@@ -61,9 +62,9 @@ static void set_hand(struct serbest_state *s, int colour, int kind, int count)
 {
     int old = s->hand[colour][kind];
     if (old)
-        s->hash ^= hand_key(colour, kind, old);
+        s->head.hash ^= hand_key(colour, kind, old);
     if (count)
-        s->hash ^= hand_key(colour, kind, count);
+        s->head.hash ^= hand_key(colour, kind, count);
     s->hand[colour][kind] = (uint8_t)count;
 }
 
@@ -71,9 +72,8 @@ static void put_piece(struct serbest_state *s, int piece, int sq)
 {
     int colour = SERBEST_COLOUR(piece);
     s->board[sq] = (uint8_t)piece;
-    s->piece_index[sq] = s->piece_count[colour];
-    s->pieces[colour][s->piece_count[colour]++] = (uint8_t)sq;
-    s->hash ^= piece_key(piece, sq);
+    piece_list_add(&s->pieces[colour], s->piece_index, sq);
+    s->head.hash ^= piece_key(piece, sq);
     if (SERBEST_KIND(piece) == SERBEST_KING)
         s->king_sq[colour] = (uint8_t)sq;
 }
@@ -81,12 +81,9 @@ static void put_piece(struct serbest_state *s, int piece, int sq)
 static void remove_piece(struct serbest_state *s, int sq)
 {
     int piece = s->board[sq], colour = SERBEST_COLOUR(piece);
-    int slot = s->piece_index[sq];
-    int last = s->pieces[colour][--s->piece_count[colour]];
-    s->pieces[colour][slot] = (uint8_t)last;
-    s->piece_index[last] = (uint8_t)slot;
+    piece_list_remove(&s->pieces[colour], s->piece_index, sq);
     s->board[sq] = SERBEST_EMPTY;
-    s->hash ^= piece_key(piece, sq);
+    s->head.hash ^= piece_key(piece, sq);
     if (SERBEST_KIND(piece) == SERBEST_KING)
         s->king_sq[colour] = 0;
 }
@@ -94,11 +91,10 @@ static void remove_piece(struct serbest_state *s, int sq)
 static void move_piece(struct serbest_state *s, int from, int to)
 {
     int piece = s->board[from], colour = SERBEST_COLOUR(piece);
+    piece_list_move(&s->pieces[colour], s->piece_index, from, to);
     s->board[to] = (uint8_t)piece;
     s->board[from] = SERBEST_EMPTY;
-    s->pieces[colour][s->piece_index[from]] = (uint8_t)to;
-    s->piece_index[to] = s->piece_index[from];
-    s->hash ^= piece_key(piece, from) ^ piece_key(piece, to);
+    s->head.hash ^= piece_key(piece, from) ^ piece_key(piece, to);
     if (SERBEST_KIND(piece) == SERBEST_KING)
         s->king_sq[colour] = (uint8_t)to;
 }
@@ -123,56 +119,31 @@ static void clear_state(struct serbest_state *s, const struct variant *v)
     s->max_plies = (uint32_t)variant_get(v, "max_plies");
 }
 
-static void start_history(struct serbest_state *s)
-{
-    s->history_len = 1;
-    s->history[s->ply % SERBEST_HISTORY] = s->hash;
-}
-
-/* ---- status ------------------------------------------------------------ */
-
-static int repetitions(const struct serbest_state *s)
-{
-    int count = 1;
-    for (int back = 2; back < s->history_len; back += 2)
-        if (s->history[(s->ply - (uint32_t)back) % SERBEST_HISTORY] == s->hash)
-            count++;
-    return count;
-}
-
-/* White is seat 0 in every variant. */
-static void set_result(struct serbest_state *s, int winner, enum end_reason r)
-{
-    s->outcome = winner < 0 ? GAME_DRAW
-                 : winner == SERBEST_WHITE ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1;
-    s->reason = (uint8_t)r;
-}
-
 /* Settles the status of the side to move: wins first, then draws by the
- * rules, then the ply cap. `khan` says the last move made its king Khan. */
+ * rules, then the ply cap. `khan` says the last move made its king Khan.
+ * White is seat 0 in every variant (head.first stays 0). */
 static void settle_status(struct serbest_state *s, int khan)
 {
-    const int to_move = s->side, mover = to_move ^ 1;
-    s->outcome = GAME_ONGOING;
-    s->reason = REASON_NONE;
+    struct game_head *h = &s->head;
+    const int to_move = h->side, mover = to_move ^ 1;
+    game_set_ongoing(h);
     if (khan) {
-        set_result(s, mover, REASON_KHAN);
+        game_set_result(h, mover, REASON_KHAN);
     } else if (!serbest_has_legal_move(s)) {
         if (serbest_in_check(s, to_move))
-            set_result(s, mover, REASON_CHECKMATE);
+            game_set_result(h, mover, REASON_CHECKMATE);
         else if (s->stalemate == SERBEST_STALEMATE_LOSS)
-            set_result(s, mover, REASON_STALEMATE);
+            game_set_result(h, mover, REASON_STALEMATE);
         else if (s->stalemate == SERBEST_STALEMATE_WIN)
-            set_result(s, to_move, REASON_STALEMATE);
+            game_set_result(h, to_move, REASON_STALEMATE);
         else
-            set_result(s, -1, REASON_STALEMATE);
-    } else if (repetitions(s) >= 3) {
-        set_result(s, -1, REASON_REPETITION);
-    } else if (s->no_capture_limit
-               && s->no_capture_plies >= 2u * s->no_capture_limit) {
-        set_result(s, -1, REASON_NO_CAPTURE);
-    } else if (s->max_plies && s->ply >= s->max_plies) {
-        set_result(s, -1, REASON_PLY_CAP);
+            game_set_result(h, -1, REASON_STALEMATE);
+    } else {
+        enum end_reason draw = game_count_draw(
+            history_repetitions(&s->history, s->ply, h->hash),
+            s->history.quiet_plies, s->no_capture_limit, s->ply, s->max_plies);
+        if (draw != REASON_NONE)
+            game_set_result(h, -1, draw);
     }
 }
 
@@ -185,23 +156,15 @@ static void serbest_init(void *st, const struct variant *v)
     for (int colour = 0; colour < 2; colour++)
         for (int kind = 1; kind < SERBEST_KINDS; kind++)
             set_hand(s, colour, kind, start_hand[kind]);
-    start_history(s);
-}
-
-static int serbest_legal_moves(const void *st, move_t *out)
-{
-    const struct serbest_state *s = st;
-    if (s->outcome != GAME_ONGOING)
-        return 0;
-    return serbest_generate(s, out);
+    history_start(&s->history, s->ply, s->head.hash);
 }
 
 static void serbest_apply(void *st, move_t m)
 {
     struct serbest_state *s = st;
-    const int us = s->side, to = SERBEST_TO(m), kind = SERBEST_DROP_KIND(m);
+    const int us = s->head.side, to = SERBEST_TO(m), kind = SERBEST_DROP_KIND(m);
     int irreversible = 1, khan = 0;
-    assert(s->outcome == GAME_ONGOING);
+    assert(s->head.outcome == GAME_ONGOING);
     if (kind) {
         assert(s->hand[us][kind] > 0 && s->board[to] == SERBEST_EMPTY);
         put_piece(s, SERBEST_PIECE(kind, us), to);
@@ -216,42 +179,16 @@ static void serbest_apply(void *st, move_t m)
         khan = SERBEST_KIND(s->board[to]) == SERBEST_KING
                && SERBEST_RANK(to) == far_rank(us);
     }
-    s->side ^= 1;
-    s->hash ^= side_key();
+    s->head.side ^= 1;
+    s->head.hash ^= side_key();
     s->ply++;
-    if (irreversible) {
-        s->no_capture_plies = 0;
-        s->history_len = 0;
-    } else if (s->no_capture_plies < UINT16_MAX) {
-        s->no_capture_plies++;
-    }
-    s->history[s->ply % SERBEST_HISTORY] = s->hash;
-    if (s->history_len < SERBEST_HISTORY)
-        s->history_len++;
+    history_push(&s->history, s->ply, s->head.hash, irreversible);
     settle_status(s, khan);
-}
-
-static int serbest_to_move(const void *st)
-{
-    return ((const struct serbest_state *)st)->side;
-}
-
-static struct game_status serbest_status(const void *st)
-{
-    const struct serbest_state *s = st;
-    struct game_status r = {(enum game_outcome)s->outcome,
-                            (enum end_reason)s->reason};
-    return r;
-}
-
-static uint64_t serbest_hash(const void *st)
-{
-    return ((const struct serbest_state *)st)->hash;
 }
 
 static int square_text(int sq, char *buf)
 {
-    return game_square_text(SERBEST_FILE(sq), SERBEST_RANK(sq), buf);
+    return notation_square_text(SERBEST_FILE(sq), SERBEST_RANK(sq), buf);
 }
 
 static int serbest_move_to_text(const void *st, move_t m, char *buf, size_t n)
@@ -266,32 +203,22 @@ static int serbest_move_to_text(const void *st, move_t m, char *buf, size_t n)
     } else
         len = square_text(SERBEST_FROM(m), tmp);
     len += square_text(SERBEST_TO(m), tmp + len);
-    if ((size_t)len >= n)
-        return -1;
-    memcpy(buf, tmp, (size_t)len + 1);
-    return len;
+    return notation_copy_out(tmp, len, buf, n);
 }
 
 /* Parses a square "a1".."j10"; returns its index or -1, advancing *p. */
 static int parse_square(const char **p)
 {
-    const char *c = *p;
-    if (*c < 'a' || *c > 'j' || !isdigit((unsigned char)c[1]))
-        return -1;
-    int file = *c - 'a', rank = c[1] - '0', len = 2;
-    if (isdigit((unsigned char)c[2]))
-        rank = rank * 10 + (c[2] - '0'), len = 3;
-    if (rank < 1 || rank > 10 || (len == 3 && c[1] == '0'))
-        return -1;
-    *p = c + len;
-    return SERBEST_SQ(file, rank - 1);
+    int file, rank;
+    return notation_parse_square(p, 10, 10, &file, &rank)
+               ? -1 : SERBEST_SQ(file, rank);
 }
 
+/* The kind (1..7) of a piece letter of either colour, or 0. */
 static int kind_of_letter(char c)
 {
-    const char *at = c ? strchr(piece_letters + 1, toupper((unsigned char)c))
-                       : NULL;
-    return at ? (int)(at - piece_letters) : 0;
+    int kind = notation_letter_index(piece_letters, c);
+    return kind > 0 ? kind : 0;
 }
 
 static int serbest_move_from_text(const void *st, const char *text, move_t *m)
@@ -332,35 +259,15 @@ static int serbest_to_text(const void *st, char *buf, size_t n)
 {
     const struct serbest_state *s = st;
     char tmp[256];
-    int len = 0;
-    for (int rank = 9; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 10; file++) {
-            int p = s->board[SERBEST_SQ(file, rank)];
-            if (p == SERBEST_EMPTY) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                len += sprintf(tmp + len, "%d", empty), empty = 0;
-            tmp[len++] = piece_char(p);
-        }
-        if (empty)
-            len += sprintf(tmp + len, "%d", empty);
-        if (rank)
-            tmp[len++] = '/';
-    }
+    int len = notation_write_board(tmp, s, serbest_piece_at, 10, 10);
     tmp[len++] = '[';
     for (int colour = 0; colour < 2; colour++)
         for (int kind = 1; kind < SERBEST_KINDS; kind++)
             for (int i = 0; i < s->hand[colour][kind]; i++)
                 tmp[len++] = piece_char(SERBEST_PIECE(kind, colour));
-    len += sprintf(tmp + len, "] %c %u %u", s->side ? 'b' : 'w',
-                   (unsigned)s->no_capture_plies, (unsigned)s->ply);
-    if ((size_t)len >= n)
-        return -1;
-    memcpy(buf, tmp, (size_t)len + 1);
-    return len;
+    len += sprintf(tmp + len, "] %c %u %u", s->head.side ? 'b' : 'w',
+                   (unsigned)s->history.quiet_plies, (unsigned)s->ply);
+    return notation_copy_out(tmp, len, buf, n);
 }
 
 /* Counts a piece of `colour` and `kind` against the starting material. */
@@ -375,53 +282,55 @@ static int count_piece(int counts[2][SERBEST_KINDS], int colour, int kind,
     return 0;
 }
 
+/* What reading a position keeps: the state, and each colour's pieces so
+ * far by kind (board and hand together). */
+struct reader {
+    struct serbest_state *s;
+    int counts[2][SERBEST_KINDS];
+};
+
+/* The colour and kind of piece letter c; 0 if c is no piece letter. */
+static int letter_piece(char c, int *colour, int *kind)
+{
+    *kind = isalpha((unsigned char)c) ? kind_of_letter(c) : 0;
+    *colour = islower((unsigned char)c) ? SERBEST_BLACK : SERBEST_WHITE;
+    return *kind != 0;
+}
+
+/* Puts the piece of letter c on (file, rank) (notation_put_fn). */
+static int put_letter(void *ctx, char c, int file, int rank, char *err,
+                      size_t errsz)
+{
+    struct reader *r = ctx;
+    int colour, kind;
+    letter_piece(c, &colour, &kind);
+    if (count_piece(r->counts, colour, kind, err, errsz))
+        return -1;
+    put_piece(r->s, SERBEST_PIECE(kind, colour), SERBEST_SQ(file, rank));
+    return 0;
+}
+
 /* Reads the board and hands; returns the rest of the text or NULL. */
-static const char *parse_board(struct serbest_state *s, const char *c,
+static const char *parse_board(struct serbest_state *s, const char *text,
                                char *err, size_t errsz)
 {
-    int counts[2][SERBEST_KINDS] = {{0}};
-    int rank = 9, file = 0;
-    for (; *c && *c != '[' && *c != ' '; c++) {
-        if (*c == '/') {
-            if (file != 10 || rank == 0)
-                return game_error(err, errsz, "serbest position: %s",
-                                  rank ? "each rank needs 10 squares"
-                                       : "more than 10 ranks"), NULL;
-            rank--, file = 0;
-        } else if (isdigit((unsigned char)*c)) {
-            int run = *c - '0';
-            if (run == 1 && c[1] == '0')
-                run = 10, c++;
-            if (run == 0 || file + run > 10)
-                return game_error(err, errsz, "serbest position: rank %d "
-                                  "has more than 10 squares", rank + 1), NULL;
-            file += run;
-        } else if (kind_of_letter(*c) && isalpha((unsigned char)*c)) {
-            int colour = islower((unsigned char)*c) ? 1 : 0;
-            int kind = kind_of_letter(*c);
-            if (file >= 10)
-                return game_error(err, errsz, "serbest position: rank %d "
-                                  "has more than 10 squares", rank + 1), NULL;
-            if (count_piece(counts, colour, kind, err, errsz))
-                return NULL;
-            put_piece(s, SERBEST_PIECE(kind, colour), SERBEST_SQ(file, rank));
-            file++;
-        } else {
-            return game_error(err, errsz, "serbest position: unexpected '%c' "
-                              "(pieces are K Q R B N P S, black lowercase)",
-                              *c), NULL;
-        }
-    }
-    if (rank != 0 || file != 10 || *c != '[')
-        return game_error(err, errsz, "serbest position: expected 10 ranks "
-                          "of 10 squares, then the hands in brackets"), NULL;
+    struct reader r = {s, {{0}}};
+    static const struct board_format format = {
+        "serbest", 10, 10, "KQRBNPSkqrbnps",
+        "pieces are K Q R B N P S, black lowercase", "[ "};
+    const char *c = notation_read_board(text, &format, put_letter, &r, err,
+                                        errsz);
+    if (!c)
+        return NULL;
+    if (*c != '[')
+        return game_error(err, errsz, "serbest position: expected the hands "
+                          "in brackets after the board"), NULL;
     for (c++; *c && *c != ']'; c++) {
-        int kind = kind_of_letter(*c);
-        if (!kind || !isalpha((unsigned char)*c))
+        int colour, kind;
+        if (!letter_piece(*c, &colour, &kind))
             return game_error(err, errsz, "serbest position: unexpected '%c' "
                               "in the hands", *c), NULL;
-        int colour = islower((unsigned char)*c) ? 1 : 0;
-        if (count_piece(counts, colour, kind, err, errsz))
+        if (count_piece(r.counts, colour, kind, err, errsz))
             return NULL;
         set_hand(s, colour, kind, s->hand[colour][kind] + 1);
     }
@@ -446,12 +355,12 @@ static int from_text(struct serbest_state *s, const struct variant *v,
     if (game_parse_side_and_counters(c, "serbest", "wb", &side, &nocap, &ply,
                                      err, errsz) != 0)
         return -1;
-    s->side = (uint8_t)side;
-    if (s->side)
-        s->hash ^= side_key();
-    s->no_capture_plies = (uint16_t)nocap;
+    s->head.side = (uint8_t)side;
+    if (side)
+        s->head.hash ^= side_key();
+    s->history.quiet_plies = (uint16_t)nocap;
     s->ply = ply;
-    if (serbest_in_check(s, s->side ^ 1))
+    if (serbest_in_check(s, s->head.side ^ 1))
         return game_error(err, errsz, "serbest position: the side not to "
                           "move is in check");
     int white_khan = s->king_sq[0] && SERBEST_RANK(s->king_sq[0]) == 9;
@@ -468,10 +377,11 @@ static int from_text(struct serbest_state *s, const struct variant *v,
                               "on the board or in hand (each side has "
                               "exactly one; kings are never captured)",
                               colour ? "black" : "white");
-    start_history(s);
+    history_start(&s->history, s->ply, s->head.hash);
     settle_status(s, 0);
     if (white_khan || black_khan)
-        set_result(s, white_khan ? SERBEST_WHITE : SERBEST_BLACK, REASON_KHAN);
+        game_set_result(&s->head, white_khan ? SERBEST_WHITE : SERBEST_BLACK,
+                        REASON_KHAN);
     return 0;
 }
 
@@ -490,14 +400,14 @@ int serbest_from_text_fragment(struct serbest_state *s,
 
 static const char *serbest_seat_side(const void *st, int seat)
 {
-    (void)st;
-    return seat == 0 ? "white" : "black";
+    static const char *const names[2] = {"white", "black"};
+    return game_head_side_name(st, seat, names);
 }
 
 static int serbest_state_ok(const void *st)
 {
     const struct serbest_state *s = st;
-    uint64_t h = s->side ? side_key() : 0;
+    uint64_t h = s->head.side ? side_key() : 0;
     int counted[2] = {0, 0}, kings[2] = {0, 0};
     for (int sq = 0; sq < SERBEST_SQUARES; sq++) {
         int p = s->board[sq];
@@ -506,7 +416,7 @@ static int serbest_state_ok(const void *st)
         int colour = SERBEST_COLOUR(p);
         h ^= piece_key(p, sq);
         counted[colour]++;
-        if (s->pieces[colour][s->piece_index[sq]] != sq)
+        if (!piece_list_holds(&s->pieces[colour], s->piece_index, sq))
             return 0;
         if (SERBEST_KIND(p) == SERBEST_KING)
             kings[colour] = sq;
@@ -515,9 +425,26 @@ static int serbest_state_ok(const void *st)
         for (int kind = 1; kind < SERBEST_KINDS; kind++)
             if (s->hand[colour][kind])
                 h ^= hand_key(colour, kind, s->hand[colour][kind]);
-    return h == s->hash && counted[0] == s->piece_count[0]
-           && counted[1] == s->piece_count[1] && kings[0] == s->king_sq[0]
+    return h == s->head.hash && counted[0] == s->pieces[0].count
+           && counted[1] == s->pieces[1].count && kings[0] == s->king_sq[0]
            && kings[1] == s->king_sq[1];
+}
+
+static int serbest_king_landing_open(const void *st)
+{
+    const struct serbest_state *s = st;
+    const int us = s->head.side;
+    if (s->head.outcome != GAME_ONGOING || !s->hand[us][SERBEST_KING])
+        return 0;
+    int top = us == SERBEST_WHITE ? s->kings_landing - 1
+                                  : 10 - s->kings_landing;
+    move_t moves[GAME_MAX_MOVES];
+    int n = serbest_legal_moves(s, moves);
+    for (int i = 0; i < n; i++)
+        if (SERBEST_DROP_KIND(moves[i]) == SERBEST_KING
+            && SERBEST_RANK(SERBEST_TO(moves[i])) == top)
+            return 1;
+    return 0;
 }
 
 const struct game serbest_game = {
@@ -533,9 +460,9 @@ const struct game serbest_game = {
     .init = serbest_init,
     .legal_moves = serbest_legal_moves,
     .apply = serbest_apply,
-    .to_move = serbest_to_move,
-    .status = serbest_status,
-    .hash = serbest_hash,
+    .to_move = game_head_to_move,
+    .status = game_head_status,
+    .hash = game_head_hash,
     .move_to_text = serbest_move_to_text,
     .move_from_text = serbest_move_from_text,
     .to_text = serbest_to_text,
@@ -543,4 +470,5 @@ const struct game serbest_game = {
     .piece_at = serbest_piece_at,
     .seat_side = serbest_seat_side,
     .state_ok = serbest_state_ok,
+    .king_landing_open = serbest_king_landing_open,
 };

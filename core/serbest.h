@@ -32,6 +32,8 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "history.h"
+#include "piece_list.h"
 
 enum {
     SERBEST_EMPTY = 0,
@@ -49,7 +51,6 @@ enum { SERBEST_WHITE = 0, SERBEST_BLACK = 1 };
 enum { SERBEST_STALEMATE_LOSS = 0, SERBEST_STALEMATE_DRAW, SERBEST_STALEMATE_WIN };
 
 #define SERBEST_SQUARES 168
-#define SERBEST_HISTORY 256
 
 #define SERBEST_SQ(file, rank) (((rank) + 2) * 12 + (file) + 1)
 #define SERBEST_FILE(sq) ((sq) % 12 - 1)
@@ -65,14 +66,13 @@ enum { SERBEST_STALEMATE_LOSS = 0, SERBEST_STALEMATE_DRAW, SERBEST_STALEMATE_WIN
 #define SERBEST_DROP_KIND(m) ((int)(((m) >> 16) & 7))
 
 struct serbest_state {
-    uint64_t hash; /* board, hands and side to move */
+    struct game_head head; /* hash (board, hands, side to move), side:
+                              the colour to move, first = 0 (white), result */
     uint8_t board[SERBEST_SQUARES];
-    uint8_t pieces[2][16]; /* squares of each colour's pieces on the board */
+    struct piece_list pieces[2]; /* each colour's squares on the board */
     uint8_t piece_index[SERBEST_SQUARES];
-    uint8_t piece_count[2];
     uint8_t king_sq[2]; /* 0 while the king is in hand */
     uint8_t hand[2][SERBEST_KINDS]; /* pieces in hand by colour and kind */
-    uint8_t side; /* colour to move */
 
     /* rules of the variant */
     uint8_t kings_landing, adjacent_drop_check, stalemate;
@@ -80,23 +80,19 @@ struct serbest_state {
     uint32_t max_plies;
 
     uint32_t ply;
-    uint16_t no_capture_plies; /* plies since the last capture or drop */
-    uint16_t history_len; /* positions since the last capture or drop */
-    uint8_t outcome, reason;
-    uint64_t history[SERBEST_HISTORY]; /* ring indexed by ply */
+    struct history history; /* plies and positions since the last capture
+                               or drop */
 };
-
-extern const struct game serbest_game;
 
 /* Shared between serbest.c and serbest_moves.c. */
 
-/* Writes the legal moves and drops of the side to move into out (at most
- * serbest_game.max_moves) and returns how many. Ignores whether the game
- * is over. */
-int serbest_generate(const struct serbest_state *s, move_t *out);
+/* serbest_game.legal_moves: writes the legal moves and drops of the side
+ * to move into out (at most serbest_game.max_moves) and returns how many;
+ * 0 once the game is over. */
+int serbest_legal_moves(const void *st, move_t *out);
 
 /* Whether the side to move has a legal move or drop; far cheaper than
- * serbest_generate, as it stops at the first it finds. */
+ * serbest_legal_moves, as it stops at the first it finds. */
 int serbest_has_legal_move(const struct serbest_state *s);
 
 /* As serbest_game.from_text, but a side may lack a king (on the board and

@@ -258,7 +258,7 @@ static int legal_piece_moves(const struct serbest_state *s,
                              const struct king_safety *ks, int ksq, int from,
                              move_t *out)
 {
-    int n = piece_moves(s->board, from, s->side, out);
+    int n = piece_moves(s->board, from, s->head.side, out);
     int pin_step = 0;
     for (int p = 0; p < ks->pinned_count; p++)
         if (ks->pinned_sq[p] == from)
@@ -294,7 +294,7 @@ static int drops_on(const struct serbest_state *s, int sq, const int *kinds,
         int dx = SERBEST_FILE(sq) - SERBEST_FILE(enemy_king);
         int dy = SERBEST_RANK(sq) - SERBEST_RANK(enemy_king);
         if (abs(dx) <= 1 && abs(dy) <= 1)
-            forbidden = adjacent_check_kinds(dx, dy, s->side);
+            forbidden = adjacent_check_kinds(dx, dy, s->head.side);
     }
     int n = 0;
     for (int k = 0; k < nkinds; k++)
@@ -311,8 +311,8 @@ static void attack_map(const struct serbest_state *s, int colour,
 {
     const uint8_t *b = s->board;
     memset(map, 0, SERBEST_SQUARES);
-    for (int i = 0; i < s->piece_count[colour]; i++) {
-        const int from = s->pieces[colour][i];
+    for (int i = 0; i < s->pieces[colour].count; i++) {
+        const int from = s->pieces[colour].sq[i];
         const int kind = SERBEST_KIND(b[from]);
         const int *steps = king_steps;
         int nsteps = 8, slides = 0;
@@ -341,7 +341,7 @@ static void attack_map(const struct serbest_state *s, int colour,
  * or pin limits anything else. */
 static int king_drops(const struct serbest_state *s, move_t *out)
 {
-    const int us = s->side;
+    const int us = s->head.side;
     uint8_t attacked[SERBEST_SQUARES];
     attack_map(s, us ^ 1, attacked);
     int n = 0;
@@ -359,7 +359,7 @@ static int king_drops(const struct serbest_state *s, move_t *out)
 static int drops(const struct serbest_state *s, const struct king_safety *ks,
                  int ksq, move_t *out)
 {
-    const int us = s->side;
+    const int us = s->head.side;
     int kinds[SERBEST_KINDS], nkinds = 0;
     for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
         if (s->hand[us][k])
@@ -387,11 +387,14 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
 
 /* ---- all together ----------------------------------------------------- */
 
-int serbest_generate(const struct serbest_state *s, move_t *out)
+int serbest_legal_moves(const void *st, move_t *out)
 {
-    const int us = s->side, ksq = s->king_sq[us];
+    const struct serbest_state *s = st;
+    const int us = s->head.side, ksq = s->king_sq[us];
     struct king_safety ks;
     int n = 0;
+    if (s->head.outcome != GAME_ONGOING)
+        return 0;
     if (ksq) {
         find_checks_and_pins(s, us, ksq, &ks);
         n = king_moves(s, ksq, us, out);
@@ -400,15 +403,15 @@ int serbest_generate(const struct serbest_state *s, move_t *out)
     } else {
         memset(&ks, 0, sizeof ks);
     }
-    for (int i = 0; i < s->piece_count[us]; i++)
-        if (s->pieces[us][i] != ksq)
-            n += legal_piece_moves(s, &ks, ksq, s->pieces[us][i], out + n);
+    for (int i = 0; i < s->pieces[us].count; i++)
+        if (s->pieces[us].sq[i] != ksq)
+            n += legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], out + n);
     return n + drops(s, &ks, ksq, out + n);
 }
 
 int serbest_has_legal_move(const struct serbest_state *s)
 {
-    const int us = s->side, ksq = s->king_sq[us];
+    const int us = s->head.side, ksq = s->king_sq[us];
     struct king_safety ks;
     move_t buf[GAME_MAX_MOVES];
     memset(&ks, 0, sizeof ks);
@@ -427,9 +430,9 @@ int serbest_has_legal_move(const struct serbest_state *s)
                 return 1;
     }
     if (ks.checkers < 2)
-        for (int i = 0; i < s->piece_count[us]; i++)
-            if (s->pieces[us][i] != ksq
-                && legal_piece_moves(s, &ks, ksq, s->pieces[us][i], buf))
+        for (int i = 0; i < s->pieces[us].count; i++)
+            if (s->pieces[us].sq[i] != ksq
+                && legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], buf))
                 return 1;
     if (ksq && king_moves(s, ksq, us, buf) > 0)
         return 1;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "notation.h"
 #include "zobrist.h"
 
 #define ZOBRIST_SALT 0x7a41f1ULL
@@ -88,11 +89,6 @@ static int side_of(int piece)
     return piece == TAFL_ATTACKER ? TAFL_SIDE_ATTACKERS : TAFL_SIDE_DEFENDERS;
 }
 
-static int seat_of_side(const struct tafl_state *s, int side)
-{
-    return side == s->first ? 0 : 1;
-}
-
 /* ---- board bookkeeping ---------------------------------------------- */
 
 
@@ -106,24 +102,20 @@ static void toggle_occupancy(struct tafl_state *s, int sq)
 
 static void put_piece(struct tafl_state *s, int piece, int sq)
 {
-    int side = side_of(piece);
     toggle_occupancy(s, sq);
     s->board[sq] = (uint8_t)piece;
-    s->piece_index[sq] = s->piece_count[side];
-    s->pieces[side][s->piece_count[side]++] = (uint8_t)sq;
-    s->hash ^= piece_key(piece, sq);
+    piece_list_add(&s->pieces[side_of(piece)], s->piece_index, sq);
+    s->head.hash ^= piece_key(piece, sq);
     if (piece == TAFL_KING)
         s->king_sq = (uint8_t)sq;
 }
 
 static void remove_piece(struct tafl_state *s, int sq)
 {
-    int piece = s->board[sq], side = side_of(piece);
-    int slot = s->piece_index[sq], last = s->pieces[side][--s->piece_count[side]];
-    s->pieces[side][slot] = (uint8_t)last;
-    s->piece_index[last] = (uint8_t)slot;
+    int piece = s->board[sq];
+    piece_list_remove(&s->pieces[side_of(piece)], s->piece_index, sq);
     s->board[sq] = TAFL_EMPTY;
-    s->hash ^= piece_key(piece, sq);
+    s->head.hash ^= piece_key(piece, sq);
     toggle_occupancy(s, sq);
     if (piece == TAFL_KING)
         s->king_sq = 0;
@@ -131,13 +123,11 @@ static void remove_piece(struct tafl_state *s, int sq)
 
 static void move_piece(struct tafl_state *s, int from, int to)
 {
-    int piece = s->board[from], side = side_of(piece);
-    int slot = s->piece_index[from];
+    int piece = s->board[from];
+    piece_list_move(&s->pieces[side_of(piece)], s->piece_index, from, to);
     s->board[to] = (uint8_t)piece;
     s->board[from] = TAFL_EMPTY;
-    s->pieces[side][slot] = (uint8_t)to;
-    s->piece_index[to] = (uint8_t)slot;
-    s->hash ^= piece_key(piece, from) ^ piece_key(piece, to);
+    s->head.hash ^= piece_key(piece, from) ^ piece_key(piece, to);
     toggle_occupancy(s, from);
     toggle_occupancy(s, to);
     if (piece == TAFL_KING)
@@ -152,7 +142,7 @@ static void clear_board(struct tafl_state *s, const struct variant *v)
         s->board[sq] = (file < 0 || file > 8 || rank < 0 || rank > 8)
                            ? TAFL_OFF : TAFL_EMPTY;
     }
-    s->first = (uint8_t)variant_get(v, "first");
+    s->head.first = (uint8_t)variant_get(v, "first");
     s->throne_passable = (uint8_t)variant_get(v, "throne_passable");
     s->throne_hostile = (uint8_t)variant_get(v, "throne_hostile");
     s->king_armed = (uint8_t)variant_get(v, "king_armed");
@@ -168,9 +158,9 @@ static void clear_board(struct tafl_state *s, const struct variant *v)
 
 static void set_side(struct tafl_state *s, int side)
 {
-    if (s->side != side)
-        s->hash ^= zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX);
-    s->side = (uint8_t)side;
+    if (s->head.side != side)
+        s->head.hash ^= zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX);
+    s->head.side = (uint8_t)side;
 }
 
 /* ---- move generation ------------------------------------------------ */
@@ -178,7 +168,7 @@ static void set_side(struct tafl_state *s, int side)
 /* The one move the shuttle rule forbids for the side to move, if any. */
 static move_t forbidden_move(const struct tafl_state *s)
 {
-    int side = s->side;
+    int side = s->head.side;
     if (s->repetition_limit == 0
         || s->shuttle_len[side] < 2u * s->repetition_limit)
         return NO_MOVE;
@@ -248,13 +238,17 @@ static inline int piece_moves(const struct tafl_state *s, int from,
     return n;
 }
 
-/* Writes the legal moves of the side to move into out; returns how many. */
-static int generate(const struct tafl_state *s, move_t *out)
+/* The game's legal_moves: every legal move of the side to move, none once
+ * the game is over. */
+static int tafl_legal_moves(const void *st, move_t *out)
 {
-    const int side = s->side;
+    const struct tafl_state *s = st;
+    const int side = s->head.side;
+    if (s->head.outcome != GAME_ONGOING)
+        return 0;
     int n = 0;
-    for (int i = 0; i < s->piece_count[side]; i++)
-        n += piece_moves(s, s->pieces[side][i], out + n);
+    for (int i = 0; i < s->pieces[side].count; i++)
+        n += piece_moves(s, s->pieces[side].sq[i], out + n);
     const move_t forbidden = forbidden_move(s);
     if (forbidden != NO_MOVE) {
         for (int i = 0; i < n; i++) {
@@ -272,10 +266,10 @@ static int generate(const struct tafl_state *s, move_t *out)
 static int has_legal_move(const struct tafl_state *s)
 {
     const move_t forbidden = forbidden_move(s);
-    const int side = s->side;
+    const int side = s->head.side;
     move_t buf[64];
-    for (int i = 0; i < s->piece_count[side]; i++) {
-        int n = piece_moves(s, s->pieces[side][i], buf);
+    for (int i = 0; i < s->pieces[side].count; i++) {
+        int n = piece_moves(s, s->pieces[side].sq[i], buf);
         if (n > 1 || (n == 1 && buf[0] != forbidden))
             return 1;
     }
@@ -359,52 +353,29 @@ static int captures_king(const struct tafl_state *s, int to)
 
 /* ---- status ---------------------------------------------------------- */
 
-static int repetitions(const struct tafl_state *s)
-{
-    int count = 1;
-    for (int back = 2; back < s->history_len; back += 2)
-        if (s->history[(s->ply - (uint32_t)back) % TAFL_HISTORY] == s->hash)
-            count++;
-    return count;
-}
-
-static void set_result(struct tafl_state *s, int winner_side,
-                       enum end_reason reason)
-{
-    if (winner_side < 0)
-        s->outcome = GAME_DRAW;
-    else
-        s->outcome = seat_of_side(s, winner_side) == 0 ? GAME_WIN_SEAT0
-                                                       : GAME_WIN_SEAT1;
-    s->reason = (uint8_t)reason;
-}
-
 /* Settles the status after a move by `mover` (or of a position read from
  * text, mover < 0): wins first, then draws by the rules, then the ply cap. */
 static void settle_status(struct tafl_state *s, int mover)
 {
     int ks = s->king_sq;
-    if (!ks)
-        set_result(s, TAFL_SIDE_ATTACKERS, REASON_KING_CAPTURED);
-    else if (s->escape_edge ? on_edge(ks) : square_kind(ks) == CORNER_SQ)
-        set_result(s, TAFL_SIDE_DEFENDERS, REASON_KING_ESCAPED);
-    else if (!has_legal_move(s))
-        set_result(s, s->side ^ 1, REASON_NO_MOVES);
-    else if (mover >= 0 && repetitions(s) >= 3)
-        set_result(s, -1, REASON_REPETITION);
-    else if (s->no_capture_limit
-             && s->no_capture_plies >= 2u * s->no_capture_limit)
-        set_result(s, -1, REASON_NO_CAPTURE);
-    else if (s->max_plies && s->ply >= s->max_plies)
-        set_result(s, -1, REASON_PLY_CAP);
-    else
-        s->outcome = GAME_ONGOING, s->reason = REASON_NONE;
-}
-
-static void start_history(struct tafl_state *s)
-{
-    s->history_len = 1;
-    s->history[s->ply % TAFL_HISTORY] = s->hash;
+    struct game_head *h = &s->head;
+    if (!ks) {
+        game_set_result(h, TAFL_SIDE_ATTACKERS, REASON_KING_CAPTURED);
+    } else if (s->escape_edge ? on_edge(ks) : square_kind(ks) == CORNER_SQ) {
+        game_set_result(h, TAFL_SIDE_DEFENDERS, REASON_KING_ESCAPED);
+    } else if (!has_legal_move(s)) {
+        game_set_result(h, h->side ^ 1, REASON_NO_MOVES);
+    } else {
+        int reps = mover >= 0 ? history_repetitions(&s->history, s->ply,
+                                                    h->hash) : 0;
+        enum end_reason draw = game_count_draw(reps, s->history.quiet_plies,
+                                               s->no_capture_limit, s->ply,
+                                               s->max_plies);
+        if (draw != REASON_NONE)
+            game_set_result(h, -1, draw);
+        else
+            game_set_ongoing(h);
+    }
 }
 
 /* ---- the game interface --------------------------------------------- */
@@ -426,23 +397,15 @@ static void tafl_init(void *st, const struct variant *v)
                          : *c == 'd' ? TAFL_DEFENDER : TAFL_KING,
                       TAFL_SQ(file++, rank));
     }
-    set_side(s, s->first);
-    start_history(s);
-}
-
-static int tafl_legal_moves(const void *st, move_t *out)
-{
-    const struct tafl_state *s = st;
-    if (s->outcome != GAME_ONGOING)
-        return 0;
-    return generate(s, out);
+    set_side(s, s->head.first);
+    history_start(&s->history, s->ply, s->head.hash);
 }
 
 static void tafl_apply(void *st, move_t m)
 {
     struct tafl_state *s = st;
-    const int from = TAFL_FROM(m), to = TAFL_TO(m), side = s->side;
-    assert(s->outcome == GAME_ONGOING);
+    const int from = TAFL_FROM(m), to = TAFL_TO(m), side = s->head.side;
+    assert(s->head.outcome == GAME_ONGOING);
     assert(s->board[from] != TAFL_EMPTY && side_of(s->board[from]) == side);
 
     if (from == s->last_to[side] && to == s->last_from[side])
@@ -460,65 +423,26 @@ static void tafl_apply(void *st, move_t m)
     }
     set_side(s, side ^ 1);
     s->ply++;
-    if (taken) {
-        s->no_capture_plies = 0;
-        s->history_len = 0;
-    } else if (s->no_capture_plies < UINT16_MAX) {
-        s->no_capture_plies++;
-    }
-    s->history[s->ply % TAFL_HISTORY] = s->hash;
-    if (s->history_len < TAFL_HISTORY)
-        s->history_len++;
+    history_push(&s->history, s->ply, s->head.hash, taken);
     settle_status(s, side);
-}
-
-static int tafl_to_move(const void *st)
-{
-    const struct tafl_state *s = st;
-    return seat_of_side(s, s->side);
-}
-
-static struct game_status tafl_status(const void *st)
-{
-    const struct tafl_state *s = st;
-    struct game_status r = {(enum game_outcome)s->outcome,
-                            (enum end_reason)s->reason};
-    return r;
-}
-
-static uint64_t tafl_hash(const void *st)
-{
-    return ((const struct tafl_state *)st)->hash;
-}
-
-static int square_text(int sq, char *buf)
-{
-    return game_square_text(sq % 11 - 1, sq / 11 - 1, buf);
 }
 
 static int tafl_move_to_text(const void *st, move_t m, char *buf, size_t n)
 {
     (void)st;
     char tmp[8];
-    int len = square_text(TAFL_FROM(m), tmp);
-    len += square_text(TAFL_TO(m), tmp + len);
-    if ((size_t)len >= n)
-        return -1;
-    memcpy(buf, tmp, (size_t)len + 1);
-    return len;
+    int from = TAFL_FROM(m), to = TAFL_TO(m);
+    int len = notation_square_text(file_of(from), rank_of(from), tmp);
+    len += notation_square_text(file_of(to), rank_of(to), tmp + len);
+    return notation_copy_out(tmp, len, buf, n);
 }
 
 /* Parses a square like "e5"; returns its mailbox index or -1. Advances *p. */
 static int parse_square(const char **p)
 {
-    const char *c = *p;
-    if (*c < 'a' || *c > 'i' || c[1] < '1' || c[1] > '9')
-        return -1;
-    int file = *c - 'a', rank = c[1] - '1';
-    if (c[2] >= '0' && c[2] <= '9')
-        return -1;
-    *p = c + 2;
-    return TAFL_SQ(file, rank);
+    int file, rank;
+    return notation_parse_square(p, 9, 9, &file, &rank) ? -1
+                                                        : TAFL_SQ(file, rank);
 }
 
 static int tafl_move_from_text(const void *st, const char *text, move_t *m)
@@ -551,75 +475,30 @@ static int tafl_to_text(const void *st, char *buf, size_t n)
 {
     const struct tafl_state *s = st;
     char tmp[128];
-    int len = 0;
-    for (int rank = 8; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 9; file++) {
-            int p = s->board[TAFL_SQ(file, rank)];
-            if (p == TAFL_EMPTY) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                tmp[len++] = (char)('0' + empty), empty = 0;
-            tmp[len++] = piece_char(p);
-        }
-        if (empty)
-            tmp[len++] = (char)('0' + empty);
-        if (rank)
-            tmp[len++] = '/';
-    }
-    len += sprintf(tmp + len, " %c %u %u", s->side ? 'd' : 'a',
-                   (unsigned)s->no_capture_plies, (unsigned)s->ply);
-    if ((size_t)len >= n)
-        return -1;
-    memcpy(buf, tmp, (size_t)len + 1);
-    return len;
+    int len = notation_write_board(tmp, s, tafl_piece_at, 9, 9);
+    len += sprintf(tmp + len, " %c %u %u", s->head.side ? 'd' : 'a',
+                   (unsigned)s->history.quiet_plies, (unsigned)s->ply);
+    return notation_copy_out(tmp, len, buf, n);
 }
 
-/* Reads the board field into s; returns the position after it or NULL. */
-static const char *parse_board(struct tafl_state *s, const char *c, char *err,
-                               size_t errsz)
+/* Puts the piece of letter c on (file, rank) while a position is read
+ * (notation_put_fn; ctx is the state). */
+static int put_letter(void *ctx, char c, int file, int rank, char *err,
+                      size_t errsz)
 {
-    int rank = 8, file = 0;
-    for (; *c && *c != ' '; c++) {
-        if (*c == '/') {
-            if (rank == 0)
-                return game_error(err, errsz, "tafl position: more than 9 "
-                                  "ranks"), NULL;
-            if (file != 9)
-                return game_error(err, errsz, "tafl position: rank %d does "
-                                  "not have 9 squares", rank + 1), NULL;
-            rank--, file = 0;
-        } else if (*c >= '1' && *c <= '9') {
-            file += *c - '0';
-        } else if (*c == 'a' || *c == 'd' || *c == 'k') {
-            int piece = *c == 'a' ? TAFL_ATTACKER
-                        : *c == 'd' ? TAFL_DEFENDER : TAFL_KING;
-            int side = side_of(piece);
-            if (file > 8)
-                break;
-            if (s->piece_count[side] == 16 || (piece == TAFL_KING && s->king_sq))
-                return game_error(err, errsz, "tafl position: too many "
-                                  "pieces (at most 16 a side, one king)"), NULL;
-            int sq = TAFL_SQ(file, rank);
-            if (piece != TAFL_KING && restricted(s, sq))
-                return game_error(err, errsz, "tafl position: only the king "
-                                  "may stand on %c%d", 'a' + file, rank + 1),
-                       NULL;
-            put_piece(s, piece, sq);
-            file++;
-        } else {
-            return game_error(err, errsz, "tafl position: unexpected '%c' "
-                              "(pieces are a, d, k)", *c), NULL;
-        }
-        if (file > 9)
-            break;
-    }
-    if (file != 9 || rank != 0)
-        return game_error(err, errsz, "tafl position: the board needs 9 "
-                          "ranks of 9 squares, separated by '/'"), NULL;
-    return c;
+    struct tafl_state *s = ctx;
+    int piece = c == 'a' ? TAFL_ATTACKER
+                : c == 'd' ? TAFL_DEFENDER : TAFL_KING;
+    if (s->pieces[side_of(piece)].count == PIECE_LIST_MAX
+        || (piece == TAFL_KING && s->king_sq))
+        return game_error(err, errsz, "tafl position: too many pieces (at "
+                          "most 16 a side, one king)");
+    int sq = TAFL_SQ(file, rank);
+    if (piece != TAFL_KING && restricted(s, sq))
+        return game_error(err, errsz, "tafl position: only the king may "
+                          "stand on %c%d", 'a' + file, rank + 1);
+    put_piece(s, piece, sq);
+    return 0;
 }
 
 static int tafl_from_text(void *st, const struct variant *v, const char *text,
@@ -627,7 +506,10 @@ static int tafl_from_text(void *st, const struct variant *v, const char *text,
 {
     struct tafl_state *s = st;
     clear_board(s, v);
-    const char *c = parse_board(s, text, err, errsz);
+    static const struct board_format format = {
+        "tafl", 9, 9, "adk", "pieces are a, d, k", " "};
+    const char *c = notation_read_board(text, &format, put_letter, s, err,
+                                        errsz);
     if (!c)
         return -1;
     int side;
@@ -636,24 +518,23 @@ static int tafl_from_text(void *st, const struct variant *v, const char *text,
                                      errsz) != 0)
         return -1;
     set_side(s, side);
-    s->no_capture_plies = (uint16_t)nocap;
+    s->history.quiet_plies = (uint16_t)nocap;
     s->ply = ply;
-    start_history(s);
+    history_start(&s->history, s->ply, s->head.hash);
     settle_status(s, -1);
     return 0;
 }
 
 static const char *tafl_seat_side(const void *st, int seat)
 {
-    const struct tafl_state *s = st;
-    int side = seat == 0 ? s->first : s->first ^ 1;
-    return side == TAFL_SIDE_ATTACKERS ? "attackers" : "defenders";
+    static const char *const names[2] = {"attackers", "defenders"};
+    return game_head_side_name(st, seat, names);
 }
 
 static int tafl_state_ok(const void *st)
 {
     const struct tafl_state *s = st;
-    uint64_t h = s->side ? zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX) : 0;
+    uint64_t h = s->head.side ? zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX) : 0;
     int counted[2] = {0, 0}, king = 0;
     for (int sq = 0; sq < TAFL_SQUARES; sq++) {
         int p = s->board[sq];
@@ -662,7 +543,7 @@ static int tafl_state_ok(const void *st)
         int side = side_of(p);
         h ^= piece_key(p, sq);
         counted[side]++;
-        if (s->pieces[side][s->piece_index[sq]] != sq)
+        if (!piece_list_holds(&s->pieces[side], s->piece_index, sq))
             return 0;
         if (p == TAFL_KING)
             king = sq;
@@ -677,8 +558,8 @@ static int tafl_state_ok(const void *st)
             || file_bits != s->file_occupancy[line])
             return 0;
     }
-    return h == s->hash && counted[0] == s->piece_count[0]
-           && counted[1] == s->piece_count[1] && king == s->king_sq;
+    return h == s->head.hash && counted[0] == s->pieces[0].count
+           && counted[1] == s->pieces[1].count && king == s->king_sq;
 }
 
 const struct game tafl_game = {
@@ -694,9 +575,9 @@ const struct game tafl_game = {
     .init = tafl_init,
     .legal_moves = tafl_legal_moves,
     .apply = tafl_apply,
-    .to_move = tafl_to_move,
-    .status = tafl_status,
-    .hash = tafl_hash,
+    .to_move = game_head_to_move,
+    .status = game_head_status,
+    .hash = game_head_hash,
     .move_to_text = tafl_move_to_text,
     .move_from_text = tafl_move_from_text,
     .to_text = tafl_to_text,

@@ -25,12 +25,13 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "history.h"
+#include "piece_list.h"
 
 enum { TAFL_EMPTY = 0, TAFL_ATTACKER, TAFL_DEFENDER, TAFL_KING, TAFL_OFF };
 enum { TAFL_SIDE_ATTACKERS = 0, TAFL_SIDE_DEFENDERS = 1 };
 
 #define TAFL_SQUARES 121
-#define TAFL_HISTORY 256 /* positions remembered for threefold repetition */
 
 #define TAFL_SQ(file, rank) (((rank) + 1) * 11 + (file) + 1)
 #define TAFL_MOVE(from, to) ((move_t)(from) | ((move_t)(to) << 7))
@@ -38,16 +39,13 @@ enum { TAFL_SIDE_ATTACKERS = 0, TAFL_SIDE_DEFENDERS = 1 };
 #define TAFL_TO(m) ((int)(((m) >> 7) & 127))
 
 struct tafl_state {
-    uint64_t hash;
+    struct game_head head; /* hash, side to move, first (seat 0), result */
     uint8_t board[TAFL_SQUARES];
-    uint8_t pieces[2][16]; /* squares of each side's pieces (king included) */
+    struct piece_list pieces[2]; /* each side's squares (king included) */
     uint8_t piece_index[TAFL_SQUARES]; /* slot of the piece on a square */
-    uint8_t piece_count[2];
     uint16_t rank_occupancy[9]; /* bit f set: square (f, rank) occupied */
     uint16_t file_occupancy[9]; /* bit r set: square (file, r) occupied */
     uint8_t king_sq; /* 0 once the king is captured */
-    uint8_t side; /* side to move */
-    uint8_t first; /* side that moves first: seat 0 */
 
     /* rules of the variant */
     uint8_t throne_passable, throne_hostile, king_armed, edge_captures_king;
@@ -60,12 +58,9 @@ struct tafl_state {
     uint16_t shuttle_len[2];
 
     uint32_t ply;
-    uint16_t no_capture_plies;
-    uint16_t history_len; /* positions in history since the last capture */
-    uint8_t outcome, reason;
-    uint64_t history[TAFL_HISTORY]; /* ring indexed by ply */
+    struct history history; /* no-capture plies and repetition, since the
+                               last capture */
 };
 
-extern const struct game tafl_game;
 
 #endif

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "serbest.h"
+#include "game.h"
 #include "solver.h"
 
 struct candidate {
@@ -45,47 +45,31 @@ static void on_signal(int sig)
     atomic_store(&stop_requested, 1);
 }
 
-/* Whether the side to move in a Serbest position may drop its king on its
- * highest allowed rank. */
-static int king_landing_possible(const struct serbest_state *s,
-                                 const move_t *moves, int n)
-{
-    if (!s->hand[s->side][SERBEST_KING])
-        return 0;
-    int top = s->side == SERBEST_WHITE ? s->kings_landing - 1
-                                       : 10 - s->kings_landing;
-    for (int i = 0; i < n; i++)
-        if (SERBEST_DROP_KIND(moves[i]) == SERBEST_KING
-            && SERBEST_RANK(SERBEST_TO(moves[i])) == top)
-            return 1;
-    return 0;
-}
-
-/* Replays one stored game and takes its last claim position (the latest
- * moment its side to move could still land its king on the top rank: the
- * first such position is the empty board in every game). Returns 1 if c
- * was filled. */
+/* Replays one stored game of a game with Kings Landing and takes its last
+ * claim position (the latest moment its side to move could still land its
+ * king on the top rank: the first such position is the empty board in
+ * every game). Returns 1 if c was filled, 0 for a game without one or of
+ * a game without Kings Landing. */
 static int sample_game(int64_t id, const char *variant, const char *moves,
                        struct candidate *c)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    move_t legal[GAME_MAX_MOVES];
     char tok[32], err[256];
     if (variant_parse(variant, &c->variant, err, sizeof err) != 0
-        || c->variant.game != &serbest_game)
+        || !c->variant.game->king_landing_open)
         return 0;
-    serbest_game.init(st, &c->variant);
+    const struct game *g = c->variant.game;
+    g->init(st, &c->variant);
     const char *p = moves;
     int found = 0;
     for (int ply = 0;; ply++) {
-        if (serbest_game.status(st).outcome != GAME_ONGOING)
+        if (g->status(st).outcome != GAME_ONGOING)
             return found;
-        int n = serbest_game.legal_moves(st, legal);
-        if (king_landing_possible((const struct serbest_state *)st, legal, n)) {
+        if (g->king_landing_open(st)) {
             c->game_id = id;
             c->ply = ply;
             snprintf(c->variant_text, sizeof c->variant_text, "%s", variant);
-            serbest_game.to_text(st, c->position, sizeof c->position);
+            g->to_text(st, c->position, sizeof c->position);
             found = 1;
         }
         while (*p == ' ')
@@ -97,9 +81,9 @@ static int sample_game(int64_t id, const char *variant, const char *moves,
         tok[len] = '\0';
         p += len;
         move_t m;
-        if (game_parse_move(&serbest_game, st, tok, &m, err, sizeof err) != 0)
+        if (game_parse_move(g, st, tok, &m, err, sizeof err) != 0)
             return 0; /* a stored game that does not replay: skip it */
-        serbest_game.apply(st, m);
+        g->apply(st, m);
     }
 }
 
@@ -112,8 +96,9 @@ static void solve_candidate(struct candidate *c, const struct claim_options *o)
     struct solver_options so = {o->plies, o->nodes, o->mb};
     char *buf = NULL;
     size_t size = 0;
-    if (serbest_game.from_text(st, &c->variant, c->position, c->err,
-                               sizeof c->err) != 0) {
+    const struct game *g = c->variant.game;
+    if (g->from_text(st, &c->variant, c->position, c->err,
+                     sizeof c->err) != 0) {
         c->failed = 1;
         return;
     }
@@ -143,15 +128,15 @@ static void solve_candidate(struct candidate *c, const struct claim_options *o)
         free(buf);
     }
     _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
-    memcpy(cur, st, serbest_game.state_size);
+    memcpy(cur, st, g->state_size);
     size_t len = 0;
     c->pv[0] = '\0';
     for (int i = 0; i < c->r.pv_len && len + 40 < sizeof c->pv; i++) {
         if (len)
             c->pv[len++] = ' ';
-        len += (size_t)serbest_game.move_to_text(cur, c->r.pv[i], c->pv + len,
-                                                 sizeof c->pv - len);
-        serbest_game.apply(cur, c->r.pv[i]);
+        len += (size_t)g->move_to_text(cur, c->r.pv[i], c->pv + len,
+                                       sizeof c->pv - len);
+        g->apply(cur, c->r.pv[i]);
     }
 }
 
@@ -234,8 +219,7 @@ static int sample(sqlite3 *db, const struct claim_options *o,
     int n = 0, cap = 0, taken = 0, rc;
     *out = NULL;
     if (sqlite3_prepare_v2(db, "SELECT id, variant, moves FROM game_view "
-                           "WHERE game = 'serbest' AND (?1 IS NULL OR sweep "
-                           "= ?1) ORDER BY id", -1, &q, NULL) != SQLITE_OK) {
+                           "WHERE ?1 IS NULL OR sweep = ?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK) {
         snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
         return -1;
     }

@@ -85,7 +85,7 @@ static void test_state_ok_catches_corruption(void **state)
     t.board[TAFL_SQ(1, 1)] = TAFL_ATTACKER; /* b2 is empty at the start */
     assert_false(tafl_game.state_ok(&t));
     start_of("tafl", &v, &t);
-    t.hash ^= 1;
+    t.head.hash ^= 1;
     assert_false(tafl_game.state_ok(&t));
 
     struct serbest_state s;
@@ -94,7 +94,7 @@ static void test_state_ok_catches_corruption(void **state)
     s.board[SERBEST_SQ(4, 4)] = SERBEST_PIECE(SERBEST_QUEEN, 0);
     assert_false(serbest_game.state_ok(&s));
     start_of("serbest", &v, &s);
-    s.hash ^= 1;
+    s.head.hash ^= 1;
     assert_false(serbest_game.state_ok(&s));
 
     struct jetan_state j;
@@ -103,7 +103,7 @@ static void test_state_ok_catches_corruption(void **state)
     j.board[JETAN_SQ(4, 4)] = JETAN_PIECE(0, JETAN_WARRIOR); /* e5 empty */
     assert_false(jetan_game.state_ok(&j));
     start_of("jetan", &v, &j);
-    j.hash ^= 1;
+    j.head.hash ^= 1;
     assert_false(jetan_game.state_ok(&j));
 }
 

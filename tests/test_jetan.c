@@ -141,14 +141,14 @@ static void test_setup(void **state)
         memcpy(sq, orange[i], len), sq[len] = '\0';
         assert_int_equal(at(&st, sq), orange[i][len]);
     }
-    assert_int_equal(st.side, JETAN_BLACK);
+    assert_int_equal(st.head.side, JETAN_BLACK);
     assert_int_equal(jetan_game.to_move(&st), 0);
     assert_string_equal(jetan_game.seat_side(&st, 0), "black");
     assert_string_equal(jetan_game.seat_side(&st, 1), "orange");
     variant_parse("jetan(first=orange)", &v, NULL, 0);
     jetan_game.init(&st, &v);
     assert_true(jetan_game.state_ok(&st));
-    assert_int_equal(st.side, JETAN_ORANGE);
+    assert_int_equal(st.head.side, JETAN_ORANGE);
     assert_int_equal(jetan_game.to_move(&st), 0);
     assert_string_equal(jetan_game.seat_side(&st, 0), "orange");
     assert_string_equal(jetan_game.seat_side(&st, 1), "black");

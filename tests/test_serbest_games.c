@@ -93,14 +93,14 @@ static void compare_result(const struct serbest_state *st, const char *text,
  * replaced by blockers of the king's own colour (which attack nothing). */
 static int count_checkers(const struct serbest_state *s)
 {
-    int us = s->side, them = us ^ 1, ksq = s->king_sq[us], count = 0;
+    int us = s->head.side, them = us ^ 1, ksq = s->king_sq[us], count = 0;
     if (!ksq)
         return 0;
-    for (int i = 0; i < s->piece_count[them]; i++) {
+    for (int i = 0; i < s->pieces[them].count; i++) {
         struct serbest_state copy = *s;
-        for (int j = 0; j < s->piece_count[them]; j++)
+        for (int j = 0; j < s->pieces[them].count; j++)
             if (j != i)
-                copy.board[s->pieces[them][j]] =
+                copy.board[s->pieces[them].sq[j]] =
                     SERBEST_PIECE(SERBEST_PAWN, us);
         count += serbest_attacked(&copy, ksq, them, 0);
     }
@@ -111,11 +111,11 @@ static int count_checkers(const struct serbest_state *s)
  * board would expose the king. */
 static int has_pinned_piece(const struct serbest_state *s)
 {
-    int us = s->side, ksq = s->king_sq[us];
+    int us = s->head.side, ksq = s->king_sq[us];
     if (!ksq || serbest_in_check(s, us))
         return 0;
-    for (int i = 0; i < s->piece_count[us]; i++) {
-        int sq = s->pieces[us][i];
+    for (int i = 0; i < s->pieces[us].count; i++) {
+        int sq = s->pieces[us].sq[i];
         if (sq == ksq)
             continue;
         struct serbest_state copy = *s;
@@ -133,7 +133,7 @@ static void note_kinds(const struct serbest_state *s, struct kinds_seen *seen)
     seen->in_check += checkers > 0;
     seen->double_check += checkers > 1;
     seen->pinned += has_pinned_piece(s);
-    seen->king_in_hand += s->hand[s->side][SERBEST_KING] > 0;
+    seen->king_in_hand += s->hand[s->head.side][SERBEST_KING] > 0;
 }
 
 /* Compares board, hands and side (the first two fields). */
@@ -155,7 +155,9 @@ static void compare_position(const struct variant *v,
     if (serbest_game.from_text(&fresh, v, text, err, sizeof err) != 0)
         fail_msg("%s: %s", text, err);
     move_t moves[GAME_MAX_MOVES];
-    int nf = serbest_generate(&fresh, moves);
+    /* The generator alone, whatever the status (as the reference lists). */
+    game_set_ongoing(&fresh.head);
+    int nf = serbest_legal_moves(&fresh, moves);
     for (int i = 0; i < nf; i++)
         serbest_game.move_to_text(&fresh, moves[i], fast[i], 8);
     qsort(fast, (size_t)nf, 8, cmp_text);

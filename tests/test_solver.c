@@ -31,6 +31,7 @@
 
 #include "game.h"
 #include "minimax.h"
+#include "notation.h"
 #include "rng.h"
 #include "solver.h"
 
@@ -844,8 +845,8 @@ static void test_tampered_proofs(void **state)
                     if (a == b)
                         continue;
                     char *s = line + snprintf(line, sizeof line, "%d ", 3);
-                    s += game_square_text(a % g->board_files, a / g->board_files, s);
-                    game_square_text(b % g->board_files, b / g->board_files, s);
+                    s += notation_square_text(a % g->board_files, a / g->board_files, s);
+                    notation_square_text(b % g->board_files, b / g->board_files, s);
                     const char *mtext = strchr(line, ' ') + 1;
                     if (g->move_from_text(at, mtext, &m) == 0
                         && game_parse_move(g, at, mtext, &m, err, sizeof err) != 0)

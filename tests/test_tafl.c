@@ -154,12 +154,12 @@ static void test_first_mover(void **state)
     struct variant v;
     variant_parse("tafl", &v, NULL, 0);
     tafl_game.init(&st, &v);
-    assert_int_equal(st.side, TAFL_SIDE_ATTACKERS);
+    assert_int_equal(st.head.side, TAFL_SIDE_ATTACKERS);
     assert_int_equal(tafl_game.to_move(&st), 0);
     assert_string_equal(tafl_game.seat_side(&st, 0), "attackers");
     variant_parse("tafl(first=defenders)", &v, NULL, 0);
     tafl_game.init(&st, &v);
-    assert_int_equal(st.side, TAFL_SIDE_DEFENDERS);
+    assert_int_equal(st.head.side, TAFL_SIDE_DEFENDERS);
     assert_int_equal(tafl_game.to_move(&st), 0);
     assert_string_equal(tafl_game.seat_side(&st, 0), "defenders");
     assert_string_equal(tafl_game.seat_side(&st, 1), "attackers");
@@ -179,7 +179,7 @@ static void test_custodial_capture(void **state)
     tafl_setup(&st, "tafl", "a:c3 d:c4 a:a5 k:h2", 'a');
     play(&st, "a5c5");
     assert_int_equal(at(&st, "c4"), '.');
-    assert_int_equal(st.no_capture_plies, 0);
+    assert_int_equal(st.history.quiet_plies, 0);
     /* against a corner, for both sides */
     tafl_setup(&st, "tafl", "d:b1 a:c5 k:h5", 'a');
     play(&st, "c5c1");
@@ -193,7 +193,7 @@ static void test_custodial_capture(void **state)
     assert_int_equal(at(&st, "d2"), '.');
     assert_int_equal(at(&st, "f2"), '.');
     assert_int_equal(at(&st, "e3"), '.');
-    assert_int_equal(st.piece_count[TAFL_SIDE_DEFENDERS], 1);
+    assert_int_equal(st.pieces[TAFL_SIDE_DEFENDERS].count, 1);
     /* a piece that moves between two enemies is not captured */
     tafl_setup(&st, "tafl", "a:c3 a:c5 d:a4 k:h8", 'd');
     play(&st, "a4c4");
@@ -501,7 +501,7 @@ static void test_position_text(void **state)
     /* counters are read back */
     assert_int_equal(tafl_game.from_text(&st, &v, "9/9/9/9/4k4/9/9/9/1a7 a 7 31",
                                          err, sizeof err), 0);
-    assert_int_equal(st.no_capture_plies, 7);
+    assert_int_equal(st.history.quiet_plies, 7);
     assert_int_equal(st.ply, 31);
 }
 
@@ -561,7 +561,7 @@ static void test_position_counters(void **state)
     assert_int_equal(tafl_game.from_text(&st, &v, "9/9/9/9/4k4/9/9/9/1a7 a "
                                          "65535 4294967295", err, sizeof err),
                      0);
-    assert_int_equal(st.no_capture_plies, 65535);
+    assert_int_equal(st.history.quiet_plies, 65535);
     assert_int_equal(st.ply, 4294967295u);
 }
 

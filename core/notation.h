@@ -1,0 +1,80 @@
+/*
+ * notation.h -- the pieces of move and position text that every game
+ * writes and reads the same way: squares ("a1".."j10"), piece letters,
+ * the board field of a position (ranks from the top, separated by '/',
+ * runs of empty squares as numbers), and copying a finished text out to
+ * the caller's buffer. Each game's own text (its move syntax, the fields
+ * after the board) stays in its file and is built from these.
+ */
+#ifndef RULELAB_NOTATION_H
+#define RULELAB_NOTATION_H
+
+#include <stddef.h>
+
+/* Writes square (file, rank), both from 0, as "a1".."j10" with a NUL;
+ * returns its length (2 or 3). Move text is written for every ply of every
+ * stored game, so this is inline and avoids printf. */
+static inline int notation_square_text(int file, int rank, char *buf)
+{
+    int len = 0;
+    buf[len++] = (char)('a' + file);
+    if (rank >= 9) {
+        buf[len++] = (char)('0' + (rank + 1) / 10);
+        buf[len++] = (char)('0' + (rank + 1) % 10);
+    } else {
+        buf[len++] = (char)('1' + rank);
+    }
+    buf[len] = '\0';
+    return len;
+}
+
+/* Reads a square of a board `files` wide and `ranks` high at *p: a file
+ * letter, then the rank as a number from 1 with no leading zero, not
+ * followed by another digit. Sets *file and *rank (from 0) and advances *p
+ * past it; returns 0, or -1 (nothing set) if no such square is there. */
+int notation_parse_square(const char **p, int files, int ranks, int *file,
+                          int *rank);
+
+/* The index of letter c (either case) in `letters`, or -1 if it is not
+ * there (or is NUL). */
+int notation_letter_index(const char *letters, char c);
+
+/* Copies text (len characters and its NUL) into buf of size n and returns
+ * len, or returns -1 if it does not fit: what a game's move_to_text and
+ * to_text return. */
+int notation_copy_out(const char *text, int len, char *buf, size_t n);
+
+/* Writes the board field of st into out (at least files * ranks + ranks
+ * bytes): ranks from the top, separated by '/', each as the letters that
+ * piece_at gives, with runs of empty squares ('.') as their length. Returns
+ * the length written; out is NUL-terminated. */
+int notation_write_board(char *out, const void *st,
+                         char (*piece_at)(const void *st, int file, int rank),
+                         int files, int ranks);
+
+/* What a game's board field looks like, for notation_read_board. */
+struct board_format {
+    const char *game; /* "tafl": error messages start "tafl position:" */
+    int files, ranks;
+    const char *letters; /* every piece letter, both colours */
+    const char *letters_hint; /* for errors: "pieces are a, d, k" */
+    const char *end; /* characters that may follow the board field */
+};
+
+/* Called by notation_read_board for each piece letter c (one of the
+ * format's letters) on (file, rank); returns 0, or -1 with a message in
+ * err (too many pieces, a square the piece may not stand on). */
+typedef int (*notation_put_fn)(void *ctx, char c, int file, int rank,
+                               char *err, size_t errsz);
+
+/* Reads the board field at text, as notation_write_board writes it (runs
+ * of 1..files empty squares, "10" on a board ten wide), calling put for
+ * each piece. Stops at NUL or at the first character of f->end and returns
+ * a pointer to it, or NULL with a message that starts with "<game>
+ * position:" if the field is not f->ranks ranks of f->files squares of
+ * the format's letters and runs. */
+const char *notation_read_board(const char *text, const struct board_format *f,
+                                notation_put_fn put, void *ctx, char *err,
+                                size_t errsz);
+
+#endif

@@ -27,7 +27,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,47 +47,91 @@ static void now_text(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Runs a one-row statement whose first column is an id (an upsert with
- * RETURNING, or a SELECT), binding texts to ?1.. from args (NULL-ended).
- * Returns the id, or -1 (the error is in sqlite3_errmsg). */
-static int64_t text_row_id(struct store *st, const char *sql, ...)
+#define COUNT(a) (sizeof(a) / sizeof(a)[0])
+
+/* A value for a statement parameter (bind_values). A text is bound as
+ * SQLITE_STATIC: it must stay as it is until the statement is stepped for
+ * the last time; a NULL text binds NULL. */
+struct value {
+    enum { VALUE_NULL, VALUE_INT, VALUE_REAL, VALUE_TEXT } type;
+    int64_t i;
+    double r;
+    const char *text;
+    int len; /* the text's length in bytes; -1: up to its NUL */
+};
+
+static struct value int_value(int64_t i)
 {
-    sqlite3_stmt *q = NULL;
-    int64_t id = -1;
-    va_list ap;
-    va_start(ap, sql);
-    if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-        goto done;
-    const char *arg;
-    for (int i = 1; (arg = va_arg(ap, const char *)); i++)
-        if (sqlite3_bind_text(q, i, arg, -1, SQLITE_TRANSIENT) != SQLITE_OK)
-            goto done;
-    if (sqlite3_step(q) == SQLITE_ROW)
-        id = sqlite3_column_int64(q, 0);
-done:
-    va_end(ap);
-    sqlite3_finalize(q);
-    return id;
+    return (struct value){.type = VALUE_INT, .i = i};
 }
 
+static struct value text_value(const char *text)
+{
+    return (struct value){.type = VALUE_TEXT, .text = text, .len = -1};
+}
+
+/* Binds v[0..n-1] to the parameters ?1..?n of q. Returns 0, or -1 at the
+ * first that fails (a text longer than the connection allows, out of
+ * memory; the error is in sqlite3_errmsg). */
+static int bind_values(sqlite3_stmt *q, const struct value *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        int i = (int)k + 1, rc;
+        switch (v[k].type) {
+        case VALUE_NULL:
+            rc = sqlite3_bind_null(q, i);
+            break;
+        case VALUE_INT:
+            rc = sqlite3_bind_int64(q, i, v[k].i);
+            break;
+        case VALUE_REAL:
+            rc = sqlite3_bind_double(q, i, v[k].r);
+            break;
+        default:
+            rc = sqlite3_bind_text(q, i, v[k].text, v[k].len, SQLITE_STATIC);
+            break;
+        }
+        if (rc != SQLITE_OK)
+            return -1;
+    }
+    return 0;
+}
+
+/* Runs the one statement sql with v[0..n-1] bound to ?1..?n. With ncols 0
+ * it must yield no row (an INSERT, an UPDATE); otherwise it must yield a
+ * row (an upsert with RETURNING, a SELECT of one row), whose first ncols
+ * columns are read, as integers, into row[]. Returns 0, or -1 (the error
+ * in sqlite3_errmsg). */
+static int run_sql(struct store *st, const char *sql, const struct value *v,
+                   size_t n, int64_t *row, int ncols)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK
+        || bind_values(q, v, n)
+        || sqlite3_step(q) != (ncols ? SQLITE_ROW : SQLITE_DONE))
+        goto done;
+    for (int i = 0; i < ncols; i++)
+        row[i] = sqlite3_column_int64(q, i);
+    rc = 0;
+done:
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* Finds or adds the sweep (by name and seed), keeping the file text of
+ * its last run. Returns its id, or -1 (the error in sqlite3_errmsg). */
 static int64_t sweep_id(struct store *st, const struct sweep *s)
 {
-    sqlite3_stmt *q;
-    int64_t id = -1;
     char now[32];
+    int64_t id;
     now_text(now, sizeof now);
-    if (sqlite3_prepare_v2(st->db, "INSERT INTO sweeps (name, seed, "
-                           "file_text, created) VALUES (?1, ?2, ?3, ?4) ON "
-                           "CONFLICT (name, seed) DO UPDATE SET file_text = "
-                           "?3 RETURNING id", -1, &q, NULL) != SQLITE_OK)
+    const struct value v[] = {text_value(s->name), int_value((int64_t)s->seed),
+                              text_value(s->file_text), text_value(now)};
+    if (run_sql(st, "INSERT INTO sweeps (name, seed, file_text, created)"
+                " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name, seed) DO UPDATE"
+                " SET file_text = ?3 RETURNING id", v, COUNT(v), &id, 1))
         return -1;
-    if (sqlite3_bind_text(q, 1, s->name, -1, SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_bind_int64(q, 2, (int64_t)s->seed) == SQLITE_OK
-        && sqlite3_bind_text(q, 3, s->file_text, -1, SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_bind_text(q, 4, now, -1, SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_step(q) == SQLITE_ROW)
-        id = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
     return id;
 }
 
@@ -139,39 +182,28 @@ static int check_behaviour(struct store *st, int64_t id, const int *stored,
     if (stored[0] == k->behaviour[0] && stored[1] == k->behaviour[1]
         && stored[2] == k->behaviour[2])
         return 0;
-    sqlite3_stmt *q;
-    int games = -1, planned_stored = 0, stopped = 0;
-    if (sqlite3_prepare_v2(st->db, "SELECT COUNT(*), TOTAL(game_index < ?2),"
-                           " (SELECT stopped_at IS NOT NULL FROM cells WHERE"
-                           " id = ?1) FROM games WHERE cell_id = ?1", -1, &q,
-                           NULL) != SQLITE_OK)
+    /* games, those of an index below the plan, whether it stopped early */
+    int64_t count[3];
+    const struct value v[] = {int_value(id), int_value(s->games_per_cell)};
+    if (run_sql(st, "SELECT COUNT(*), TOTAL(game_index < ?2), (SELECT"
+                " stopped_at IS NOT NULL FROM cells WHERE id = ?1) FROM games"
+                " WHERE cell_id = ?1", v, COUNT(v), count, 3))
         return store_error(st->db, err, errsz, "counting a cell's games");
-    if (sqlite3_bind_int64(q, 1, id) == SQLITE_OK
-        && sqlite3_bind_int(q, 2, s->games_per_cell) == SQLITE_OK
-        && sqlite3_step(q) == SQLITE_ROW) {
-        games = sqlite3_column_int(q, 0);
-        planned_stored = sqlite3_column_int(q, 1);
-        stopped = sqlite3_column_int(q, 2);
-    }
-    sqlite3_finalize(q);
-    if (games < 0)
-        return store_error(st->db, err, errsz, "counting a cell's games");
+    int games = (int)count[0], planned_stored = (int)count[1];
+    int stopped = (int)count[2];
     /* A cell with nothing left to play (all its planned games stored, or
      * stopped early) mixes nothing: it keeps its games and versions. */
     if (games > 0 && (stopped || planned_stored >= s->games_per_cell))
         return 0;
     if (games == 0) {
-        if (sqlite3_prepare_v2(st->db, "UPDATE cells SET game_behaviour = ?2,"
-                               " agent0_behaviour = ?3, agent1_behaviour = ?4"
-                               " WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
+        const struct value b[] = {int_value(id), int_value(k->behaviour[0]),
+                                  int_value(k->behaviour[1]),
+                                  int_value(k->behaviour[2])};
+        if (run_sql(st, "UPDATE cells SET game_behaviour = ?2,"
+                    " agent0_behaviour = ?3, agent1_behaviour = ?4 WHERE"
+                    " id = ?1", b, COUNT(b), NULL, 0))
             return store_error(st->db, err, errsz, "updating a cell");
-        int rc = sqlite3_bind_int64(q, 1, id) == SQLITE_OK
-                 && sqlite3_bind_int(q, 2, k->behaviour[0]) == SQLITE_OK
-                 && sqlite3_bind_int(q, 3, k->behaviour[1]) == SQLITE_OK
-                 && sqlite3_bind_int(q, 4, k->behaviour[2]) == SQLITE_OK
-                 && sqlite3_step(q) == SQLITE_DONE ? 0 : -1;
-        sqlite3_finalize(q);
-        return rc ? store_error(st->db, err, errsz, "updating a cell") : 0;
+        return 0;
     }
     size_t len = (size_t)snprintf(
         err, errsz, "sweep %s (seed %llu), cell %s %s vs %s: its %d games "
@@ -198,56 +230,46 @@ static int64_t cell_id(struct store *st, int64_t sweep, const struct sweep *s,
                        const struct sweep_cell *c, char *err, size_t errsz)
 {
     struct cell_keys k;
+    int64_t variant, agent[2], row[4];
     if (cell_keys(s, c, &k, err, errsz))
         return -1;
-    int64_t variant = text_row_id(
-        st, "INSERT INTO variants (game, canonical, identity) VALUES (?1, ?2,"
-        " ?3) ON CONFLICT (identity) DO UPDATE SET canonical = ?2 RETURNING id",
-        c->variant.game->name, c->variant_text, k.variant_key, NULL);
-    int64_t agent[2] = {-1, -1};
-    for (int i = 0; i < 2 && variant >= 0; i++)
-        agent[i] = text_row_id(
-            st, "INSERT INTO agents (spec, identity) VALUES (?1, ?2) ON "
-            "CONFLICT (identity) DO UPDATE SET spec = ?1 RETURNING id",
-            s->agents[c->agent[i]].spec, k.agent_key[i], NULL);
-    if (variant < 0 || agent[0] < 0 || agent[1] < 0)
-        return store_error(st->db, err, errsz, "registering a variant or agent");
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(
-            st->db, "INSERT INTO cells (sweep_id, variant_id, agent0_id,"
-            " agent1_id, agent0_name, agent1_name, games_planned, seed_key,"
-            " game_behaviour, agent0_behaviour, agent1_behaviour) VALUES (?1,"
-            " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (sweep_id,"
-            " seed_key) DO UPDATE SET games_planned = ?7, agent0_name = ?5,"
-            " agent1_name = ?6 RETURNING id, game_behaviour, agent0_behaviour,"
-            " agent1_behaviour", -1, &q, NULL) != SQLITE_OK)
-        return store_error(st->db, err, errsz, "registering a cell");
-    int64_t id = -1;
-    int stored[3];
-    if (sqlite3_bind_int64(q, 1, sweep) == SQLITE_OK
-        && sqlite3_bind_int64(q, 2, variant) == SQLITE_OK
-        && sqlite3_bind_int64(q, 3, agent[0]) == SQLITE_OK
-        && sqlite3_bind_int64(q, 4, agent[1]) == SQLITE_OK
-        && sqlite3_bind_text(q, 5, s->agents[c->agent[0]].name, -1,
-                             SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_bind_text(q, 6, s->agents[c->agent[1]].name, -1,
-                             SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_bind_int(q, 7, s->games_per_cell) == SQLITE_OK
-        && sqlite3_bind_text(q, 8, c->seed_key, -1, SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_bind_int(q, 9, k.behaviour[0]) == SQLITE_OK
-        && sqlite3_bind_int(q, 10, k.behaviour[1]) == SQLITE_OK
-        && sqlite3_bind_int(q, 11, k.behaviour[2]) == SQLITE_OK
-        && sqlite3_step(q) == SQLITE_ROW) {
-        id = sqlite3_column_int64(q, 0);
-        for (int i = 0; i < 3; i++)
-            stored[i] = sqlite3_column_int(q, 1 + i);
+    const struct value v[] = {text_value(c->variant.game->name),
+                              text_value(c->variant_text),
+                              text_value(k.variant_key)};
+    if (run_sql(st, "INSERT INTO variants (game, canonical, identity) VALUES"
+                " (?1, ?2, ?3) ON CONFLICT (identity) DO UPDATE SET canonical"
+                " = ?2 RETURNING id", v, COUNT(v), &variant, 1))
+        return store_error(st->db, err, errsz,
+                           "registering a variant or agent");
+    for (int i = 0; i < 2; i++) {
+        const struct value a[] = {text_value(s->agents[c->agent[i]].spec),
+                                  text_value(k.agent_key[i])};
+        if (run_sql(st, "INSERT INTO agents (spec, identity) VALUES (?1, ?2)"
+                    " ON CONFLICT (identity) DO UPDATE SET spec = ?1"
+                    " RETURNING id", a, COUNT(a), &agent[i], 1))
+            return store_error(st->db, err, errsz,
+                               "registering a variant or agent");
     }
-    sqlite3_finalize(q);
-    if (id < 0)
+    const struct value cv[] = {
+        int_value(sweep), int_value(variant), int_value(agent[0]),
+        int_value(agent[1]), text_value(s->agents[c->agent[0]].name),
+        text_value(s->agents[c->agent[1]].name),
+        int_value(s->games_per_cell), text_value(c->seed_key),
+        int_value(k.behaviour[0]), int_value(k.behaviour[1]),
+        int_value(k.behaviour[2])};
+    if (run_sql(st, "INSERT INTO cells (sweep_id, variant_id, agent0_id,"
+                " agent1_id, agent0_name, agent1_name, games_planned, seed_key,"
+                " game_behaviour, agent0_behaviour, agent1_behaviour) VALUES"
+                " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT"
+                " (sweep_id, seed_key) DO UPDATE SET games_planned = ?7,"
+                " agent0_name = ?5, agent1_name = ?6 RETURNING id,"
+                " game_behaviour, agent0_behaviour, agent1_behaviour", cv,
+                COUNT(cv), row, 4))
         return store_error(st->db, err, errsz, "registering a cell");
-    if (check_behaviour(st, id, stored, &k, s, err, errsz))
+    const int stored[3] = {(int)row[1], (int)row[2], (int)row[3]};
+    if (check_behaviour(st, row[0], stored, &k, s, err, errsz))
         return -1;
-    return id;
+    return row[0];
 }
 
 /* The behaviour versions of every game engine and agent kind, as recorded
@@ -286,7 +308,6 @@ static int take_writer_lock(struct store *st, char *err, size_t errsz)
         ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
         holder[n > 0 ? n : 0] = '\0';
         holder[strcspn(holder, "\n")] = '\0';
-        close(fd);
         if (e == EWOULDBLOCK)
             snprintf(err, errsz, "%s is being written by another `rulelab "
                      "run` (%s; lock file %s): one run at a time per "
@@ -297,7 +318,7 @@ static int take_writer_lock(struct store *st, char *err, size_t errsz)
                      lock);
         else
             snprintf(err, errsz, "%s: cannot lock it: %s", lock, strerror(e));
-        return -1;
+        goto fail;
     }
     gethostname(host, sizeof host - 1);
     now_text(now, sizeof now);
@@ -305,11 +326,13 @@ static int take_writer_lock(struct store *st, char *err, size_t errsz)
                        (long)getpid(), host, now);
     if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)len, 0) != len) {
         snprintf(err, errsz, "%s: cannot write it: %s", lock, strerror(errno));
-        close(fd);
-        return -1;
+        goto fail;
     }
     st->lock_fd = fd;
     return 0;
+fail:
+    close(fd);
+    return -1;
 }
 
 int store_begin_run(struct store *st, const struct sweep *s, int threads,
@@ -320,10 +343,10 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
         return -1;
     }
     if (store_commit(st, err, errsz) || take_writer_lock(st, err, errsz))
-        return -1;
+        goto fail;
     st->committed = 0;
     if (store_exec(st, "BEGIN IMMEDIATE", err, errsz))
-        return -1;
+        goto fail;
     /* Holding the lock proves that no run marked running is alive. */
     if (store_exec(st, "UPDATE runs SET status = 'killed' WHERE status = "
              "'running'", err, errsz))
@@ -351,25 +374,12 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
     gethostname(host, sizeof host - 1);
     now_text(now, sizeof now);
     behaviour_text(behaviour, sizeof behaviour);
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db, "INSERT INTO runs (sweep_id, "
-                           "program_version, host, threads, started, "
-                           "behaviour) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1,
-                           &q, NULL) != SQLITE_OK) {
-        store_error(st->db, err, errsz, "recording the run");
-        goto fail;
-    }
-    int rc = sqlite3_bind_int64(q, 1, sweep) == SQLITE_OK
-             && sqlite3_bind_text(q, 2, RULELAB_VERSION, -1, SQLITE_STATIC)
-                    == SQLITE_OK
-             && sqlite3_bind_text(q, 3, host, -1, SQLITE_TRANSIENT) == SQLITE_OK
-             && sqlite3_bind_int(q, 4, threads) == SQLITE_OK
-             && sqlite3_bind_text(q, 5, now, -1, SQLITE_TRANSIENT) == SQLITE_OK
-             && sqlite3_bind_text(q, 6, behaviour, -1, SQLITE_TRANSIENT)
-                    == SQLITE_OK
-             && sqlite3_step(q) == SQLITE_DONE;
-    sqlite3_finalize(q);
-    if (!rc) {
+    const struct value v[] = {int_value(sweep), text_value(RULELAB_VERSION),
+                              text_value(host), int_value(threads),
+                              text_value(now), text_value(behaviour)};
+    if (run_sql(st, "INSERT INTO runs (sweep_id, program_version, host,"
+                " threads, started, behaviour) VALUES (?1, ?2, ?3, ?4, ?5,"
+                " ?6)", v, COUNT(v), NULL, 0)) {
         store_error(st->db, err, errsz, "recording the run");
         goto fail;
     }
@@ -378,8 +388,7 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
         goto fail;
     return 0;
 fail:
-    if (!sqlite3_get_autocommit(st->db))
-        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    store_rollback(st, err, errsz);
     return -1;
 }
 
@@ -401,48 +410,42 @@ int store_cell_games(struct store *st, int64_t cell_id, int n, int *stopped_at,
                                   enum game_outcome outcome),
                      void *arg, char *err, size_t errsz)
 {
-    int rc = -1, step;
+    int rc = -1, step, visited = 0;
+    const struct value v[] = {int_value(cell_id), int_value(n)};
     *stopped_at = -1;
     if (prepare(st, &st->cell_stop, "SELECT stopped_at FROM cells WHERE "
                 "id = ?1")
-        || sqlite3_bind_int64(st->cell_stop, 1, cell_id) != SQLITE_OK)
-        goto failed;
+        || bind_values(st->cell_stop, v, 1))
+        goto done;
     step = sqlite3_step(st->cell_stop);
     if (step == SQLITE_ROW
         && sqlite3_column_type(st->cell_stop, 0) != SQLITE_NULL)
         *stopped_at = sqlite3_column_int(st->cell_stop, 0);
     if (step != SQLITE_ROW && step != SQLITE_DONE)
-        goto failed;
+        goto done;
     if (prepare(st, &st->cell_games, "SELECT game_index, result FROM games "
                 "WHERE cell_id = ?1 AND game_index >= 0 AND game_index < ?2 "
                 "ORDER BY game_index")
-        || sqlite3_bind_int64(st->cell_games, 1, cell_id) != SQLITE_OK
-        || sqlite3_bind_int(st->cell_games, 2, n) != SQLITE_OK)
-        goto failed;
-    while ((step = sqlite3_step(st->cell_games)) == SQLITE_ROW) {
+        || bind_values(st->cell_games, v, 2))
+        goto done;
+    while (!visited && (step = sqlite3_step(st->cell_games)) == SQLITE_ROW) {
         const char *result =
             (const char *)sqlite3_column_text(st->cell_games, 1);
         if (!result) /* NOT NULL in the schema: out of memory */
-            goto failed;
+            goto done;
         enum game_outcome outcome = strcmp(result, "seat0") == 0 ? GAME_WIN_SEAT0
                                     : strcmp(result, "seat1") == 0
                                         ? GAME_WIN_SEAT1
                                         : GAME_DRAW;
-        int v = visit(arg, sqlite3_column_int(st->cell_games, 0), outcome);
-        if (v != 0) {
-            rc = v;
-            goto done;
-        }
+        visited = visit(arg, sqlite3_column_int(st->cell_games, 0), outcome);
     }
-    if (step == SQLITE_DONE) {
-        rc = 0;
-        goto done;
-    }
-failed:
-    if (err && errsz)
+    rc = visited ? visited : step == SQLITE_DONE ? 0 : -1;
+done:
+    /* a database error, not one of visit's answers */
+    if (rc == -1 && !visited && err && errsz)
         snprintf(err, errsz, "reading the stored games of cell %lld: %s",
                  (long long)cell_id, sqlite3_errmsg(st->db));
-done:
+    /* (a reset returns the error its statement's last step met, said above) */
     if (st->cell_stop)
         sqlite3_reset(st->cell_stop);
     if (st->cell_games)
@@ -477,29 +480,19 @@ int store_insert_game(struct store *st, const struct game_record *g, char *err,
         st->clock = time(NULL);
         now_text(st->now, sizeof st->now);
     }
-    sqlite3_stmt *q = st->insert_game;
-    int ok = sqlite3_bind_int64(q, 1, g->cell_id) == SQLITE_OK
-             && sqlite3_bind_int(q, 2, g->game_index) == SQLITE_OK
-             && sqlite3_bind_int64(q, 3, (int64_t)g->seed) == SQLITE_OK
-             && sqlite3_bind_text(q, 4, g->side[0], -1, SQLITE_STATIC)
-                    == SQLITE_OK
-             && sqlite3_bind_text(q, 5, g->side[1], -1, SQLITE_STATIC)
-                    == SQLITE_OK
-             && sqlite3_bind_text(q, 6, results[g->outcome], -1,
-                                  SQLITE_STATIC) == SQLITE_OK
-             && (g->outcome == GAME_DRAW
-                     ? sqlite3_bind_null(q, 7)
-                     : sqlite3_bind_int(q, 7, g->outcome == GAME_WIN_SEAT0
-                                                  ? 0 : 1)) == SQLITE_OK
-             && sqlite3_bind_text(q, 8, end_reason_name(g->reason), -1,
-                                  SQLITE_STATIC) == SQLITE_OK
-             && sqlite3_bind_int(q, 9, g->plies) == SQLITE_OK
-             && sqlite3_bind_double(q, 10, g->duration_ms) == SQLITE_OK
-             && sqlite3_bind_text(q, 11, st->now, -1, SQLITE_STATIC)
-                    == SQLITE_OK
-             && sqlite3_bind_text(q, 12, g->moves, (int)g->moves_len,
-                                  SQLITE_STATIC) == SQLITE_OK;
-    if (!ok || sqlite3_step(q) != SQLITE_DONE) {
+    const struct value v[] = {
+        int_value(g->cell_id), int_value(g->game_index),
+        int_value((int64_t)g->seed), text_value(g->side[0]),
+        text_value(g->side[1]), text_value(results[g->outcome]),
+        g->outcome == GAME_DRAW
+            ? (struct value){.type = VALUE_NULL}
+            : int_value(g->outcome == GAME_WIN_SEAT0 ? 0 : 1),
+        text_value(end_reason_name(g->reason)), int_value(g->plies),
+        (struct value){.type = VALUE_REAL, .r = g->duration_ms},
+        text_value(st->now),
+        {.type = VALUE_TEXT, .text = g->moves, .len = (int)g->moves_len}};
+    if (bind_values(st->insert_game, v, COUNT(v))
+        || sqlite3_step(st->insert_game) != SQLITE_DONE) {
         char what[96];
         snprintf(what, sizeof what, "storing game %d of cell %lld",
                  g->game_index, (long long)g->cell_id);
@@ -513,31 +506,23 @@ int store_insert_game(struct store *st, const struct game_record *g, char *err,
 
 int store_set_stopped(struct store *st, int64_t cell_id, int games)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db, "UPDATE cells SET stopped_at = ?2 WHERE "
-                           "id = ?1", -1, &q, NULL) != SQLITE_OK)
+    const struct value v[] = {int_value(cell_id), int_value(games)};
+    if (run_sql(st, "UPDATE cells SET stopped_at = ?2 WHERE id = ?1", v,
+                COUNT(v), NULL, 0))
         return -1;
-    int ok = sqlite3_bind_int64(q, 1, cell_id) == SQLITE_OK
-             && sqlite3_bind_int(q, 2, games) == SQLITE_OK
-             && sqlite3_step(q) == SQLITE_DONE && sqlite3_changes(st->db) == 1;
-    sqlite3_finalize(q);
-    return ok ? 0 : -1;
+    return sqlite3_changes(st->db) == 1 ? 0 : -1;
 }
 
 /* Adds the games of the open transaction to the run's count, in it. */
 static int count_pending(struct store *st, char *err, size_t errsz)
 {
-    sqlite3_stmt *q;
     if (!st->run_id || !st->pending)
         return 0;
-    if (sqlite3_prepare_v2(st->db, "UPDATE runs SET games = games + ?2 WHERE"
-                           " id = ?1", -1, &q, NULL) != SQLITE_OK)
+    const struct value v[] = {int_value(st->run_id), int_value(st->pending)};
+    if (run_sql(st, "UPDATE runs SET games = games + ?2 WHERE id = ?1", v,
+                COUNT(v), NULL, 0))
         return store_error(st->db, err, errsz, "counting the run's games");
-    int ok = sqlite3_bind_int64(q, 1, st->run_id) == SQLITE_OK
-             && sqlite3_bind_int64(q, 2, st->pending) == SQLITE_OK
-             && sqlite3_step(q) == SQLITE_DONE;
-    sqlite3_finalize(q);
-    return ok ? 0 : store_error(st->db, err, errsz, "counting the run's games");
+    return 0;
 }
 
 int store_commit(struct store *st, char *err, size_t errsz)
@@ -553,8 +538,7 @@ int store_commit(struct store *st, char *err, size_t errsz)
     }
     /* A failed COMMIT (a full disk) may leave the transaction open: end it,
      * so its games are neither counted nor half-kept. */
-    if (!sqlite3_get_autocommit(st->db))
-        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    store_rollback(st, err, errsz);
     st->pending = 0;
     return -1;
 }
@@ -568,15 +552,11 @@ int store_end_run(struct store *st, const char *status)
 {
     char now[32];
     now_text(now, sizeof now);
-    sqlite3_stmt *q;
+    const struct value v[] = {int_value(st->run_id), text_value(now),
+                              text_value(status)};
     if (store_commit(st, NULL, 0)
-        || sqlite3_prepare_v2(st->db, "UPDATE runs SET ended = ?2, status = "
-                              "?3 WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
+        || run_sql(st, "UPDATE runs SET ended = ?2, status = ?3 WHERE"
+                   " id = ?1", v, COUNT(v), NULL, 0))
         return -1;
-    int ok = sqlite3_bind_int64(q, 1, st->run_id) == SQLITE_OK
-             && sqlite3_bind_text(q, 2, now, -1, SQLITE_TRANSIENT) == SQLITE_OK
-             && sqlite3_bind_text(q, 3, status, -1, SQLITE_STATIC) == SQLITE_OK
-             && sqlite3_step(q) == SQLITE_DONE;
-    sqlite3_finalize(q);
-    return ok ? 0 : -1;
+    return 0;
 }

@@ -120,6 +120,20 @@ int store_error(sqlite3 *db, char *err, size_t errsz, const char *what)
 }
 
 /* store_internal.h */
+void store_rollback(struct store *st, char *err, size_t errsz)
+{
+    if (sqlite3_get_autocommit(st->db))
+        return;
+    if (sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK
+        && err && errsz) {
+        size_t len = strlen(err);
+        if (len < errsz - 1)
+            snprintf(err + len, errsz - len, " (and the rollback failed: %s)",
+                     sqlite3_errmsg(st->db));
+    }
+}
+
+/* store_internal.h */
 int store_exec(struct store *st, const char *sql, char *err, size_t errsz)
 {
     if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
@@ -206,7 +220,7 @@ static int migrate(struct store *st, const char *path, char *err,
         return version_error(path, version, err, errsz);
     for (int to = 1; to <= STORE_SCHEMA_VERSION; to++) {
         if (store_exec(st, "BEGIN IMMEDIATE", err, errsz))
-            return -1;
+            goto fail;
         if (read_version(st->db, path, &version, err, errsz))
             goto fail;
         if (version > STORE_SCHEMA_VERSION) {
@@ -231,8 +245,7 @@ static int migrate(struct store *st, const char *path, char *err,
     }
     return 0;
 fail:
-    if (!sqlite3_get_autocommit(st->db))
-        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    store_rollback(st, err, errsz);
     return -1;
 }
 
@@ -348,27 +361,25 @@ int store_open(const char *path, int readonly, struct store **out, char *err,
                size_t errsz)
 {
     struct store *st = calloc(1, sizeof *st);
+    int rc = -1;
     *out = NULL;
-    if (!st) {
+    if (st)
+        st->lock_fd = -1; /* before anything store_close could see */
+    if (!st || !(st->path = strdup(path))) {
         snprintf(err, errsz, "out of memory");
-        return -1;
+        goto done;
     }
     st->readonly = readonly;
-    st->lock_fd = -1;
-    if (!(st->path = strdup(path))) {
-        snprintf(err, errsz, "out of memory");
-        free(st);
-        return -1;
-    }
-    int rc = readonly ? open_reader(st, path, err, errsz)
-                      : open_writer(st, path, err, errsz);
-    if (rc != 0) {
-        store_close(st);
-        return -1;
-    }
+    if ((readonly ? open_reader(st, path, err, errsz)
+                  : open_writer(st, path, err, errsz)) != 0)
+        goto done;
     sqlite3_busy_timeout(st->db, 30000);
     *out = st;
-    return 0;
+    rc = 0;
+done:
+    if (rc)
+        store_close(st);
+    return rc;
 }
 
 int store_schema_version(const char *path, int *version, char *err,

@@ -146,17 +146,18 @@ static int already_stored(sqlite3 *db, const struct candidate *c,
                           const struct claim_options *o)
 {
     sqlite3_stmt *q;
-    int rc;
+    int rc = SQLITE_ERROR;
     if (sqlite3_prepare_v2(db, "SELECT 1 FROM claims WHERE game_id = ?1 AND "
                            "ply = ?2 AND question = ?3 AND plies = ?4 AND "
                            "node_budget = ?5", -1, &q, NULL) != SQLITE_OK)
         return -1;
-    sqlite3_bind_int64(q, 1, c->game_id);
-    sqlite3_bind_int(q, 2, c->ply);
-    sqlite3_bind_text(q, 3, CLAIM_KING_LANDING, -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 4, o->plies);
-    sqlite3_bind_int64(q, 5, (int64_t)o->nodes);
-    rc = sqlite3_step(q);
+    if (sqlite3_bind_int64(q, 1, c->game_id) == SQLITE_OK
+        && sqlite3_bind_int(q, 2, c->ply) == SQLITE_OK
+        && sqlite3_bind_text(q, 3, CLAIM_KING_LANDING, -1, SQLITE_STATIC)
+               == SQLITE_OK
+        && sqlite3_bind_int(q, 4, o->plies) == SQLITE_OK
+        && sqlite3_bind_int64(q, 5, (int64_t)o->nodes) == SQLITE_OK)
+        rc = sqlite3_step(q);
     sqlite3_finalize(q);
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
@@ -184,23 +185,26 @@ static int store_candidate(sqlite3 *db, const struct candidate *c,
                            " question, plies, node_budget) DO NOTHING",
                            -1, &q, NULL) != SQLITE_OK)
         return -1;
-    sqlite3_bind_int64(q, 1, c->game_id);
-    sqlite3_bind_int(q, 2, c->ply);
-    sqlite3_bind_text(q, 3, c->variant_text, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 4, c->position, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 5, CLAIM_KING_LANDING, -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 6, o->plies);
-    sqlite3_bind_int64(q, 7, (int64_t)o->nodes);
-    sqlite3_bind_text(q, 8, answers[c->r.answer], -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 9, (int64_t)c->r.nodes);
-    sqlite3_bind_double(q, 10, c->r.seconds);
-    sqlite3_bind_text(q, 11, c->pv, -1, SQLITE_STATIC);
-    if (c->proof)
-        sqlite3_bind_text(q, 12, c->proof, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(q, 12);
-    sqlite3_bind_text(q, 13, now, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(q);
+    /* a bind that fails (a text too long) leaves its error for the caller */
+    int rc = SQLITE_ERROR;
+    if (sqlite3_bind_int64(q, 1, c->game_id) == SQLITE_OK
+        && sqlite3_bind_int(q, 2, c->ply) == SQLITE_OK
+        && sqlite3_bind_text(q, 3, c->variant_text, -1, SQLITE_STATIC)
+               == SQLITE_OK
+        && sqlite3_bind_text(q, 4, c->position, -1, SQLITE_STATIC) == SQLITE_OK
+        && sqlite3_bind_text(q, 5, CLAIM_KING_LANDING, -1, SQLITE_STATIC)
+               == SQLITE_OK
+        && sqlite3_bind_int(q, 6, o->plies) == SQLITE_OK
+        && sqlite3_bind_int64(q, 7, (int64_t)o->nodes) == SQLITE_OK
+        && sqlite3_bind_text(q, 8, answers[c->r.answer], -1, SQLITE_STATIC)
+               == SQLITE_OK
+        && sqlite3_bind_int64(q, 9, (int64_t)c->r.nodes) == SQLITE_OK
+        && sqlite3_bind_double(q, 10, c->r.seconds) == SQLITE_OK
+        && sqlite3_bind_text(q, 11, c->pv, -1, SQLITE_STATIC) == SQLITE_OK
+        && (c->proof ? sqlite3_bind_text(q, 12, c->proof, -1, SQLITE_STATIC)
+                     : sqlite3_bind_null(q, 12)) == SQLITE_OK
+        && sqlite3_bind_text(q, 13, now, -1, SQLITE_TRANSIENT) == SQLITE_OK)
+        rc = sqlite3_step(q);
     sqlite3_finalize(q);
     if (rc == SQLITE_DONE)
         *dup = sqlite3_changes(db) == 0;
@@ -223,8 +227,11 @@ static int sample(sqlite3 *db, const struct claim_options *o,
         snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
         return -1;
     }
-    if (o->sweep)
-        sqlite3_bind_text(q, 1, o->sweep, -1, SQLITE_STATIC);
+    if (o->sweep
+        && sqlite3_bind_text(q, 1, o->sweep, -1, SQLITE_STATIC) != SQLITE_OK) {
+        snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
+        goto fail;
+    }
     while ((!o->positions || taken < o->positions)
            && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         if (n == cap) {

@@ -21,6 +21,21 @@ static int fail(sqlite3 *db, char *err, size_t errsz)
     return -1;
 }
 
+/* Prepares sql, whose ?1 is the sweep reported on (NULL: every sweep).
+ * Returns 0 with *q ready to step, or -1 with a message and *q NULL. */
+static int prepare_for_sweep(sqlite3 *db, const char *sql, const char *sweep,
+                             sqlite3_stmt **q, char *err, size_t errsz)
+{
+    if (sqlite3_prepare_v2(db, sql, -1, q, NULL) == SQLITE_OK
+        && (!sweep
+            || sqlite3_bind_text(*q, 1, sweep, -1, SQLITE_STATIC) == SQLITE_OK))
+        return 0;
+    fail(db, err, errsz);
+    sqlite3_finalize(*q);
+    *q = NULL;
+    return -1;
+}
+
 void report_short_variant(const char *canonical, char *out, size_t n)
 {
     struct variant v, defaults;
@@ -65,10 +80,8 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
              " SUM(g.result = 'draw' AND g.reason = 'ply_cap'), AVG(g.plies)"
              "%s GROUP BY %s ORDER BY MIN(c.id)", key, from_where, key);
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        return fail(db, err, errsz);
-    if (sweep)
-        sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    if (prepare_for_sweep(db, sql, sweep, &q, err, errsz))
+        return -1;
     int cap = 0, rc;
     *n = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -132,10 +145,8 @@ static int fold_groups(sqlite3 *db, const char *key, const char *sweep,
              " ORDER BY r.idx, %s",
              key, from_where, key, select, key, grouping, order);
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        return fail(db, err, errsz);
-    if (sweep)
-        sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    if (prepare_for_sweep(db, sql, sweep, &q, err, errsz))
+        return -1;
     int rc, last = -1;
     long pos = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -253,14 +264,12 @@ static int read_stops(sqlite3 *db, const char *sweep, struct report *r,
                       char *err, size_t errsz)
 {
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, "SELECT c.id, c.stopped_at, c.games_planned,"
-                           " s.id, s.file_text FROM cells c JOIN sweeps s"
-                           " ON s.id = c.sweep_id WHERE (?1 IS NULL OR"
-                           " s.name = ?1) ORDER BY s.id, c.id", -1, &q, NULL)
-        != SQLITE_OK)
-        return fail(db, err, errsz);
-    if (sweep)
-        sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    if (prepare_for_sweep(db, "SELECT c.id, c.stopped_at, c.games_planned,"
+                          " s.id, s.file_text FROM cells c JOIN sweeps s"
+                          " ON s.id = c.sweep_id WHERE (?1 IS NULL OR"
+                          " s.name = ?1) ORDER BY s.id, c.id", sweep, &q, err,
+                          errsz))
+        return -1;
     struct sweep sw;
     int64_t parsed = -1;
     int have = 0, rc, next = 0;
@@ -395,21 +404,21 @@ static int build_claims(sqlite3 *db, const char *sweep, struct report *r,
     if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = "
                            "'claims'", -1, &q, NULL) != SQLITE_OK)
         return fail(db, err, errsz);
-    int exists = sqlite3_step(q) == SQLITE_ROW;
+    int step = sqlite3_step(q);
     sqlite3_finalize(q);
-    if (!exists)
-        return 0;
-    if (sqlite3_prepare_v2(db, "SELECT k.variant, k.question, k.plies,"
-                           " k.node_budget, COUNT(*), SUM(k.answer = 'win'),"
-                           " SUM(k.answer = 'no_win'), SUM(k.answer = 'unknown')"
-                           " FROM claims k LEFT JOIN game_view g ON g.id = k.game_id"
-                           " WHERE (?1 IS NULL OR g.sweep = ?1)"
-                           " GROUP BY k.variant, k.question, k.plies, k.node_budget"
-                           " ORDER BY k.variant, k.question, k.plies, k.node_budget",
-                           -1, &q, NULL) != SQLITE_OK)
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
         return fail(db, err, errsz);
-    if (sweep)
-        sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    if (step == SQLITE_DONE)
+        return 0;
+    if (prepare_for_sweep(db, "SELECT k.variant, k.question, k.plies,"
+                          " k.node_budget, COUNT(*), SUM(k.answer = 'win'),"
+                          " SUM(k.answer = 'no_win'), SUM(k.answer = 'unknown')"
+                          " FROM claims k LEFT JOIN game_view g ON g.id = k.game_id"
+                          " WHERE (?1 IS NULL OR g.sweep = ?1)"
+                          " GROUP BY k.variant, k.question, k.plies, k.node_budget"
+                          " ORDER BY k.variant, k.question, k.plies, k.node_budget",
+                          sweep, &q, err, errsz))
+        return -1;
     int cap = 0, rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         if (r->n_claims == cap) {

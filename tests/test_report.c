@@ -168,6 +168,36 @@ static void test_report_reads_one_snapshot(void **state)
     drop_db(&f);
 }
 
+/* A sweep name that cannot be bound (longer than the connection allows:
+ * SQLITE_LIMIT_LENGTH, here far above every row the queries make) is an
+ * error, never a report of every sweep (an unbound ?1 is NULL, which the
+ * queries read as "all sweeps"). */
+static void test_unbindable_sweep_name_is_an_error(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = one\ngames = 10\n[game serbest]\n"
+                "[agents]\na = random\n"
+                "[matchups]\npairs = a vs a\norders = given\n");
+    sqlite3 *w = store_db(f.writer);
+    add_game(w, f.ids[0], 0, "seat0", "checkmate", 10);
+    static char name[5001];
+    memset(name, 'x', sizeof name - 1);
+    struct report r;
+    char err[512] = "";
+    int old = sqlite3_limit(w, SQLITE_LIMIT_LENGTH, 4000);
+    assert_int_equal(report_build(w, "one", &r, err, sizeof err), 0);
+    assert_int_equal(r.n_cells, 1);
+    report_free(&r);
+    assert_int_equal(report_build(w, name, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "reading the database: string or blob too "
+                                "big"));
+    /* the savepoint was released: no transaction is left open */
+    assert_int_equal(sqlite3_get_autocommit(w), 1);
+    sqlite3_limit(w, SQLITE_LIMIT_LENGTH, old);
+    drop_db(&f);
+}
+
 /* ---- cells stopped early -------------------------------------------------- */
 
 static void test_sprt_cell_reports_the_sequential_decision(void **state)
@@ -448,6 +478,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_reads_one_snapshot),
+        cmocka_unit_test(test_unbindable_sweep_name_is_an_error),
         cmocka_unit_test(test_sprt_cell_reports_the_sequential_decision),
         cmocka_unit_test(test_ci_stopped_cell_is_flagged),
         cmocka_unit_test(test_sprt_rows_same_on_one_and_two_threads),

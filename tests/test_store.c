@@ -646,6 +646,57 @@ static void test_aliasing_cells_are_refused(void **state)
     remove_db(path);
 }
 
+/* A value the store cannot bind (a text longer than the connection allows:
+ * SQLITE_LIMIT_LENGTH) is an error with SQLite's message, never a NULL
+ * stored in its place: registering a run is rolled back whole (the sweep
+ * row it had written included), a game is refused, and the store goes on
+ * once the value fits. */
+static void test_unbindable_values_are_errors(void **state)
+{
+    (void)state;
+    char path[64], err[1024], moves[300];
+    struct sweep s;
+    struct store *st;
+    int64_t ids[2];
+    temp_db(path, sizeof path);
+    load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    sqlite3 *db = store_db(st);
+    /* the sweep's texts fit, its variant's canonical text does not */
+    char *file_text = s.file_text;
+    s.file_text = "[sweep]";
+    assert_true(strlen(s.cells[0].variant_text) > 100);
+    int old = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 100);
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), -1);
+    assert_non_null(strstr(err, "registering a variant or agent: string or "
+                                "blob too big"));
+    assert_int_equal(sqlite3_get_autocommit(db), 1);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM sweeps"), 0);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM runs"), 0);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, old);
+    s.file_text = file_text;
+    assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
+
+    memset(moves, 'a', sizeof moves - 1);
+    moves[sizeof moves - 1] = '\0';
+    struct game_record g = {ids[0], 0, 1, {"attackers", "defenders"},
+                            GAME_DRAW, REASON_PLY_CAP, 60, 1.0, moves,
+                            sizeof moves - 1};
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 200);
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), -1);
+    assert_non_null(strstr(err, "storing game 0 of cell 1: string or blob "
+                                "too big"));
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, old);
+    assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
+    assert_int_equal(store_end_run(st, "complete"), 0);
+    store_close(st);
+    assert_int_equal(raw_count(path, "SELECT LENGTH(moves) FROM games"),
+                     (long)sizeof moves - 1);
+    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM sweeps"), 1);
+    sweep_free(&s);
+    remove_db(path);
+}
+
 /* ---- one writer at a time ----------------------------------------------- */
 
 /* A second writer is refused while the first holds the lock, naming it;
@@ -746,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_insert_says_what_it_stored),
         cmocka_unit_test(test_commits_are_synced),
         cmocka_unit_test(test_aliasing_cells_are_refused),
+        cmocka_unit_test(test_unbindable_values_are_errors),
         cmocka_unit_test(test_one_writer_at_a_time),
         cmocka_unit_test(test_games_count_only_when_committed),
     };

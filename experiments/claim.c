@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "proof.h"
 #include "serbest.h"
 #include "solver.h"
 

@@ -13,6 +13,7 @@
 
 #include "claim.h"
 #include "cli.h"
+#include "proof.h"
 #include "solver.h"
 
 static void print_line(const struct game *g, const void *st,

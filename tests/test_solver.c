@@ -31,6 +31,7 @@
 
 #include "game.h"
 #include "minimax.h"
+#include "proof.h"
 #include "rng.h"
 #include "solver.h"
 

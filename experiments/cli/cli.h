@@ -51,8 +51,15 @@ int cli_parse_int(const char *text, const char *what, long min, long max,
 int cli_setup(const char *variant_text, const char *position,
               const char *moves, struct variant *v, void *st);
 
-/* Draws the board of st as text on stdout. */
+/* board.c: the drawings several commands share. */
+
+/* Draws the board of st (a state of g) as text on stdout: ranks from the
+ * top, each square the game's piece letter, files lettered below. */
 void cli_draw_board(const struct game *g, const void *st);
+
+/* Prints "legal moves (N):" and the legal moves of st (a state of g) in
+ * the game's notation on stdout, twelve to a line. */
+void cli_print_legal_moves(const struct game *g, const void *st);
 
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
     cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,

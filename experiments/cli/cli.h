@@ -9,7 +9,11 @@
 #ifndef RULELAB_CLI_H
 #define RULELAB_CLI_H
 
+#include <stdio.h>
+
 #include "game.h"
+
+struct store;
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
@@ -50,6 +54,17 @@ int cli_parse_int(const char *text, const char *what, long min, long max,
  * failure. */
 int cli_setup(const char *variant_text, const char *position,
               const char *moves, struct variant *v, void *st);
+
+/* Opens the results database at path read-only into *st (the commands
+ * that only read: report, replay, export). Returns 0, or -1 after printing
+ * "rulelab: " and why on stderr. */
+int cli_open_readonly(const char *path, struct store **st);
+
+/* Ends a command's output: flushes out and checks that every write
+ * succeeded (a full disk, /dev/full, a closed pipe), closing it unless it
+ * is stdout. Returns 0, or -1 after printing "rulelab COMMAND: writing
+ * NAME failed: why" on stderr. */
+int cli_finish_output(FILE *out, const char *command, const char *name);
 
 /* board.c: the drawings several commands share. */
 

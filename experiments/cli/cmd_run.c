@@ -7,7 +7,6 @@
  */
 #include <omp.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"

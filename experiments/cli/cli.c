@@ -24,6 +24,7 @@ static const struct cli_command *const commands[] = {
     &cmd_migrate,
     NULL};
 
+/* Writes the program's usage, with each command's one-line summary, to f. */
 static void print_main_usage(FILE *f)
 {
     fprintf(f, "usage: rulelab <command> [options]\n\n"

@@ -1,6 +1,10 @@
 /*
  * cli.h -- the `rulelab` command line: the command table and the small
- * option parser every command shares.
+ * option parser every command shares, with the helpers several commands
+ * use (cli.c) and the board drawing (board.c). Each command is one
+ * cmd_<name>.c in this folder defining its struct cli_command; the harness
+ * it drives (experiments/: sweeps, runner, store, stats, reports, claims)
+ * knows nothing of the command line.
  *
  * Exit codes: 0 success, 1 a failure the user can read about on stderr
  * (bad position, illegal move, I/O), 2 a usage error (unknown command or
@@ -76,11 +80,15 @@ void cli_draw_board(const struct game *g, const void *st);
  * the game's notation on stdout, twelve to a line. */
 void cli_print_legal_moves(const struct game *g, const void *st);
 
+/* The commands, each defined in its cmd_<name>.c. */
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
     cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,
     cmd_verify, cmd_claim, cmd_migrate;
 
-/* Dispatches argv (argv[0] the program) to a command. */
+/* Dispatches argv (argv[0] the program) to a command and returns the exit
+ * status: the command's, or CLI_FAIL when a command that succeeded could
+ * not write its standard output; CLI_USAGE for no or an unknown command
+ * (with the usage on stderr); CLI_OK for --help. */
 int cli_main(int argc, char **argv);
 
 #endif

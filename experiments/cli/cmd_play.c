@@ -60,6 +60,8 @@ static int read_human_move(const struct game *g, const void *st, move_t *m)
     }
 }
 
+/* Prints the last search's statistics of agent a (for --show); nothing
+ * for an agent that does not search. */
 static void print_stats(const struct agent *a)
 {
     const struct agent_stats *s = &a->stats;
@@ -113,6 +115,9 @@ static int play_game(const struct game *g, void *st, struct agent *seats[2],
     return CLI_OK;
 }
 
+/* `rulelab play` (the run contract of struct cli_command): sets up the
+ * two seats and plays the game out; CLI_FAIL when an agent spec or the
+ * position is wrong, or a person quits. */
 static int run_play(int argc, char **argv)
 {
     const char *agents_text = NULL, *seed_text = "1", *position = NULL;

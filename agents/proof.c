@@ -1,8 +1,8 @@
 /*
- * proof.c -- checking a proof certificate (format in solver.h) from
- * scratch. It shares nothing with the search: only the game's own move
- * generator and rules decide whether each line holds, so a bug in the
- * solver cannot make a wrong proof pass.
+ * proof.c -- checking a proof certificate (contract in proof.h, format in
+ * solver.h) from scratch. It shares nothing with the search: only the
+ * game's own move generator and rules decide whether each line holds, so a
+ * bug in the solver cannot make a wrong proof pass.
  *
  * The file is read as it is checked, one line ahead: the strategy tree is
  * in preorder, so a depth-first walk of the game tree meets its lines in
@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver.h"
+#include "proof.h"
+#include "solver.h" /* SOLVER_MAX_PLIES: the bound a proof may have */
 
 /* The longest line read (header values included), newline excluded. */
 #define PROOF_LINE_MAX 2047

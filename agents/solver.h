@@ -10,8 +10,9 @@
  * checked against the game's Zobrist hash.
  *
  * A proven win can be written out as a proof certificate (a strategy
- * tree), which proof_verify re-checks from scratch with the move generator
- * alone; the command line never reports a win whose proof does not verify.
+ * tree), which proof_verify (proof.h) re-checks from scratch with the move
+ * generator alone; the command line never reports a win whose proof does
+ * not verify.
  *
  * Proof file format (text, one item per line):
  *
@@ -82,22 +83,5 @@ int solver_solve(const struct game *g, const void *st,
 int solver_write_proof(const struct variant *v, const void *st,
                        const struct solver_options *o, FILE *out,
                        struct solver_result *r, char *err, size_t errsz);
-
-/* What proof_verify found. */
-struct proof_info {
-    char variant[VARIANT_TEXT_MAX];
-    char position[1024];
-    int plies;
-    long nodes; /* lines of the strategy tree */
-};
-
-/* Re-checks a proof file from scratch: the header parses, every attacker
- * move is legal, every legal defender move is present, every leaf is a win
- * of the attacker by the rules, no line is deeper than the bound. Reads
- * the file once, as it checks: memory is bounded by the bound (one state
- * and one move list per ply), not by the file's size. Returns 0 if valid,
- * or -1 with a message "line L: what is wrong" naming the file line where
- * it breaks (info->nodes then counts the move lines read so far). */
-int proof_verify(FILE *in, struct proof_info *info, char *err, size_t errsz);
 
 #endif

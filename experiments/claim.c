@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "game.h"
+#include "proof.h"
 #include "solver.h"
 
 struct candidate {

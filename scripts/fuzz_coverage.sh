@@ -34,7 +34,10 @@ agent|rulelab_core.dir/core|variant.c|parse_value trim_copy parse_assignment spe
 agent|rulelab_agents.dir/agents|agent.c|agent_create
 sweep|rulelab_experiments.dir/experiments|sweep.c|* -sweep_load
 proof|rulelab_agents.dir/agents|proof.c|*
-db|rulelab_experiments.dir/experiments|cmd_report.c|open_readonly run_report replay_moves run_replay csv_field run_export
+db|rulelab_cli.dir/experiments/cli|cli.c|cli_open_readonly
+db|rulelab_cli.dir/experiments/cli|cmd_report.c|run_report
+db|rulelab_cli.dir/experiments/cli|cmd_replay.c|replay_moves run_replay
+db|rulelab_cli.dir/experiments/cli|cmd_export.c|csv_field run_export
 db|rulelab_experiments.dir/experiments|store_open.c|store_open store_close store_error
 db|rulelab_experiments.dir/experiments|report.c|*
 '

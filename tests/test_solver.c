@@ -32,6 +32,7 @@
 #include "game.h"
 #include "minimax.h"
 #include "notation.h"
+#include "proof.h"
 #include "rng.h"
 #include "solver.h"
 

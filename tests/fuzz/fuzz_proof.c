@@ -5,7 +5,7 @@
  * Property: a rejected proof comes with an error.
  */
 #include "fuzz_util.h"
-#include "solver.h"
+#include "proof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

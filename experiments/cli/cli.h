@@ -1,6 +1,10 @@
 /*
  * cli.h -- the `rulelab` command line: the command table and the small
- * option parser every command shares.
+ * option parser every command shares, with the helpers several commands
+ * use (cli.c) and the board drawing (board.c). Each command is one
+ * cmd_<name>.c in this folder defining its struct cli_command; the harness
+ * it drives (experiments/: sweeps, runner, store, stats, reports, claims)
+ * knows nothing of the command line.
  *
  * Exit codes: 0 success, 1 a failure the user can read about on stderr
  * (bad position, illegal move, I/O), 2 a usage error (unknown command or
@@ -9,7 +13,11 @@
 #ifndef RULELAB_CLI_H
 #define RULELAB_CLI_H
 
+#include <stdio.h>
+
 #include "game.h"
+
+struct store;
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
@@ -51,14 +59,36 @@ int cli_parse_int(const char *text, const char *what, long min, long max,
 int cli_setup(const char *variant_text, const char *position,
               const char *moves, struct variant *v, void *st);
 
-/* Draws the board of st as text on stdout. */
+/* Opens the results database at path read-only into *st (the commands
+ * that only read: report, replay, export). Returns 0, or -1 after printing
+ * "rulelab: " and why on stderr. */
+int cli_open_readonly(const char *path, struct store **st);
+
+/* Ends a command's output: flushes out and checks that every write
+ * succeeded (a full disk, /dev/full, a closed pipe), closing it unless it
+ * is stdout. Returns 0, or -1 after printing "rulelab COMMAND: writing
+ * NAME failed: why" on stderr. */
+int cli_finish_output(FILE *out, const char *command, const char *name);
+
+/* board.c: the drawings several commands share. */
+
+/* Draws the board of st (a state of g) as text on stdout: ranks from the
+ * top, each square the game's piece letter, files lettered below. */
 void cli_draw_board(const struct game *g, const void *st);
 
+/* Prints "legal moves (N):" and the legal moves of st (a state of g) in
+ * the game's notation on stdout, twelve to a line. */
+void cli_print_legal_moves(const struct game *g, const void *st);
+
+/* The commands, each defined in its cmd_<name>.c. */
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
     cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,
     cmd_verify, cmd_claim, cmd_migrate;
 
-/* Dispatches argv (argv[0] the program) to a command. */
+/* Dispatches argv (argv[0] the program) to a command and returns the exit
+ * status: the command's, or CLI_FAIL when a command that succeeded could
+ * not write its standard output; CLI_USAGE for no or an unknown command
+ * (with the usage on stderr); CLI_OK for --help. */
 int cli_main(int argc, char **argv);
 
 #endif

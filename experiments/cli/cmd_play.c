@@ -35,19 +35,6 @@ static int split_agents(const char *text, char *first, char *second,
     return -1;
 }
 
-static void print_legal_moves(const struct game *g, const void *st)
-{
-    move_t moves[GAME_MAX_MOVES];
-    int n = g->legal_moves(st, moves);
-    printf("legal moves (%d):", n);
-    for (int i = 0; i < n; i++) {
-        char text[32];
-        g->move_to_text(st, moves[i], text, sizeof text);
-        printf("%s%s", i % 12 == 0 ? "\n  " : " ", text);
-    }
-    printf("\n");
-}
-
 /* Reads a legal move for the person to move. Returns 0, or -1 at end of
  * input or on "quit". */
 static int read_human_move(const struct game *g, const void *st, move_t *m)
@@ -64,7 +51,7 @@ static int read_human_move(const struct game *g, const void *st, move_t *m)
         if (strcmp(text, "quit") == 0)
             return -1;
         if (strcmp(text, "moves") == 0 || strcmp(text, "?") == 0) {
-            print_legal_moves(g, st);
+            cli_print_legal_moves(g, st);
             continue;
         }
         if (*text && game_parse_move(g, st, text, m, err, sizeof err) == 0)
@@ -73,6 +60,8 @@ static int read_human_move(const struct game *g, const void *st, move_t *m)
     }
 }
 
+/* Prints the last search's statistics of agent a (for --show); nothing
+ * for an agent that does not search. */
 static void print_stats(const struct agent *a)
 {
     const struct agent_stats *s = &a->stats;
@@ -126,6 +115,9 @@ static int play_game(const struct game *g, void *st, struct agent *seats[2],
     return CLI_OK;
 }
 
+/* `rulelab play` (the run contract of struct cli_command): sets up the
+ * two seats and plays the game out; CLI_FAIL when an agent spec or the
+ * position is wrong, or a person quits. */
 static int run_play(int argc, char **argv)
 {
     const char *agents_text = NULL, *seed_text = "1", *position = NULL;

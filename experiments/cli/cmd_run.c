@@ -1,11 +1,12 @@
 /*
  * cmd_run.c -- `rulelab run`: play a sweep file into a results database.
+ * The sweep is read by sweep.c and played by the runner (runner.h) on
+ * OpenMP threads into the store; this file reads the options, prints the
+ * cells for --dry-run and the summary, and after an interruption the
+ * command that resumes.
  */
-#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -13,6 +14,8 @@
 #include "store.h"
 #include "sweep.h"
 
+/* Prints the sweep's seed, its cells (variant and the two agents) with the
+ * number of games, and its early-stop rule, for --dry-run. */
 static void print_cells(const struct sweep *s)
 {
     printf("sweep %s (seed %llu): %d cells x %d games = %lld games\n", s->name,
@@ -36,6 +39,10 @@ static void default_db(const struct sweep *s, char *path, size_t n)
     snprintf(path, n, "results/%s.db", s->name);
 }
 
+/* `rulelab run` (the run contract of struct cli_command): plays the games
+ * the database lacks; CLI_FAIL when the sweep or the database cannot be
+ * read or written, or the run was interrupted (the games played are
+ * saved). */
 static int run_run(int argc, char **argv)
 {
     const char *db = NULL, *threads_text = NULL, *pos[1];
@@ -126,44 +133,3 @@ const struct cli_command cmd_run = {
     "The sweep file format is in the README and experiments/sweep.h;\n"
     "ready sweeps are in experiments/sweeps/.\n",
     run_run};
-
-/* ---- migrate ------------------------------------------------------------ */
-
-static int run_migrate(int argc, char **argv)
-{
-    const char *pos[1];
-    int npos, before;
-    const struct cli_option opts[] = {{NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_migrate);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1)
-        return cli_usage_error(&cmd_migrate, "needs a database");
-    char err[1024];
-    struct store *st;
-    struct stat sb;
-    if (stat(pos[0], &sb) != 0) {
-        fprintf(stderr, "rulelab migrate: %s: %s\n", pos[0], strerror(errno));
-        return CLI_FAIL;
-    }
-    if (store_schema_version(pos[0], &before, err, sizeof err) != 0
-        || store_open(pos[0], 0, &st, err, sizeof err) != 0) {
-        fprintf(stderr, "rulelab migrate: %s\n", err);
-        return CLI_FAIL;
-    }
-    store_close(st);
-    if (before == STORE_SCHEMA_VERSION)
-        printf("%s is at schema version %d already\n", pos[0], before);
-    else
-        printf("%s: schema version %d -> %d\n", pos[0], before,
-               STORE_SCHEMA_VERSION);
-    return CLI_OK;
-}
-
-const struct cli_command cmd_migrate = {
-    "migrate", "upgrade a results database to this rulelab's schema",
-    "usage: rulelab migrate DB\n\n"
-    "Brings the database made by an earlier rulelab up to this one's schema\n"
-    "version, keeping every row (`run` does the same when it opens one).\n"
-    "`report`, `export` and `replay` read only this version and say so.\n",
-    run_migrate};

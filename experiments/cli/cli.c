@@ -1,5 +1,8 @@
 /*
- * cli.c -- command dispatch and the option parser shared by all commands.
+ * cli.c -- command dispatch, the option parser shared by all commands,
+ * and the small helpers several of them use (numbers, variant and position
+ * setup, opening a database to read, checking that the output was
+ * written).
  *
  * The parser is small on purpose: long options only, values either glued
  * with '=' or in the next argument, and every unknown option is an error
@@ -13,12 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store.h"
+
 static const struct cli_command *const commands[] = {
     &cmd_run, &cmd_report, &cmd_replay, &cmd_export, &cmd_play,
     &cmd_solve, &cmd_verify, &cmd_claim, &cmd_list, &cmd_show, &cmd_perft, &cmd_bench,
     &cmd_migrate,
     NULL};
 
+/* Writes the program's usage, with each command's one-line summary, to f. */
 static void print_main_usage(FILE *f)
 {
     fprintf(f, "usage: rulelab <command> [options]\n\n"
@@ -106,6 +112,30 @@ int cli_setup(const char *variant_text, const char *position,
         return -1;
     }
     return 0;
+}
+
+int cli_open_readonly(const char *path, struct store **st)
+{
+    char err[1024];
+    if (store_open(path, 1, st, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_finish_output(FILE *out, const char *command, const char *name)
+{
+    int failed = fflush(out) != 0 || ferror(out);
+    int saved = errno;
+    if (out != stdout && fclose(out) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (failed)
+        fprintf(stderr, "rulelab %s: writing %s failed: %s\n", command, name,
+                saved ? strerror(saved) : "write error");
+    return failed ? -1 : 0;
 }
 
 /* A command's exit status once its standard output is flushed: a command

@@ -27,6 +27,7 @@ struct bench_totals {
     double seconds;
 };
 
+/* A monotonic clock, in seconds. */
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -83,6 +84,9 @@ static struct bench_totals timed_run(const struct game *g, const void *start,
     return all;
 }
 
+/* The bench signature: the total plies of SIGNATURE_PLAYOUTS random
+ * playouts from start, seeded 0, 1, ...: it changes only when the game's
+ * behaviour does. */
 static uint64_t signature(const struct game *g, const void *start)
 {
     struct bench_totals t;
@@ -114,6 +118,7 @@ static double mcts_rate(const struct game *g, const void *start,
     return rate;
 }
 
+/* Prints the results as aligned "name: value" lines (the default). */
 static void print_text(const char *variant, const struct bench_totals *t,
                        int threads, double speedup, uint64_t sig,
                        double mcts_ips, double raw_ips)
@@ -145,6 +150,7 @@ static void print_text(const char *variant, const struct bench_totals *t,
     printf("\n");
 }
 
+/* Prints the results as one JSON object on one line (--json). */
 static void print_json(const char *variant, const struct bench_totals *t,
                        int threads, double speedup, uint64_t sig,
                        double mcts_ips, double raw_ips)
@@ -174,6 +180,8 @@ static void print_json(const char *variant, const struct bench_totals *t,
     printf("}}\n");
 }
 
+/* `rulelab bench` (the run contract of struct cli_command): the signature,
+ * then the timed runs and the MCTS rate, as text or JSON. */
 static int run_bench(int argc, char **argv)
 {
     const char *seconds_text = "3", *threads_text = "1", *seed_text = "1";

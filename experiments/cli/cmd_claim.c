@@ -1,0 +1,119 @@
+/*
+ * cmd_claim.c -- `rulelab claim`: test a forced-win claim on positions
+ * from stored games. The work (choosing the positions, solving them on
+ * threads, verifying and storing each answer) is claim_run's
+ * (experiments/claim.h); this file reads the options and prints the
+ * summary, and after an interruption the command that resumes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "claim.h"
+#include "cli.h"
+#include "solver.h"
+
+/* Writes " word" to f, in single quotes unless it is made of characters
+ * that a shell takes literally. */
+static void print_shell_word(FILE *f, const char *word)
+{
+    if (*word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                        "VWXYZ0123456789-_./=:,+@%") == strlen(word)) {
+        fprintf(f, " %s", word);
+        return;
+    }
+    fputs(" '", f);
+    for (const char *p = word; *p; p++)
+        if (*p == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*p, f);
+    fputc('\'', f);
+}
+
+/* `rulelab claim` (the run contract of struct cli_command): runs claim_run
+ * on DB and prints the summary; CLI_FAIL when a position could not be
+ * solved, the claim stopped early or was interrupted (then it prints the
+ * command that resumes). */
+static int run_claim(int argc, char **argv)
+{
+    const char *sweep = NULL, *plies_text = NULL, *nodes_text = "200000";
+    const char *positions_text = "0", *threads_text = NULL, *mb_text = "64";
+    const char *pos[1];
+    int npos;
+    const struct cli_option opts[] = {{"--sweep", &sweep, NULL},
+                                      {"--plies", &plies_text, NULL},
+                                      {"--nodes", &nodes_text, NULL},
+                                      {"--positions", &positions_text, NULL},
+                                      {"--threads", &threads_text, NULL},
+                                      {"--mb", &mb_text, NULL},
+                                      {NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_claim);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1 || !plies_text)
+        return cli_usage_error(&cmd_claim, "needs DB and --plies N");
+    long plies, nodes, positions, threads = omp_get_num_procs(), mb;
+    if (cli_parse_int(plies_text, "--plies", 1, SOLVER_MAX_PLIES, &plies)
+        || cli_parse_int(nodes_text, "--nodes", 1, 0x7fffffffffffffffL, &nodes)
+        || cli_parse_int(positions_text, "--positions", 0, 10000000, &positions)
+        || (threads_text
+            && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
+        || cli_parse_int(mb_text, "--mb", 1, 1 << 20, &mb))
+        return CLI_USAGE;
+    struct store *st;
+    char err[1024];
+    if (store_open(pos[0], 0, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab claim: %s\n", err);
+        return CLI_FAIL;
+    }
+    struct claim_options o = {sweep, (int)plies, (uint64_t)nodes, (size_t)mb,
+                              (int)positions, (int)threads};
+    struct claim_summary s;
+    rc = claim_run(st, &o, &s, err, sizeof err);
+    store_close(st);
+    printf("%ld positions solved within %ld plies (%ld nodes each at most): "
+           "%ld proven wins, %ld proven not, %ld unknown; %ld already stored"
+           "\n", s.positions, plies, nodes, s.wins, s.no_wins, s.unknown,
+           s.skipped);
+    if (s.failed)
+        fprintf(stderr, "rulelab claim: %ld position%s could not be solved; "
+                "the first: %s\n", s.failed, s.failed == 1 ? "" : "s", err);
+    else if (rc != 0)
+        fprintf(stderr, "rulelab claim: %s\n", err);
+    if (s.interrupted || (rc != 0 && !s.failed)) {
+        fprintf(stderr, "%s: the %ld answers found are saved, %ld positions "
+                "are left. To resume, run the same command again:\n "
+                "rulelab claim", s.interrupted ? "interrupted" : "stopped",
+                s.positions, s.left);
+        for (int i = 1; i < argc; i++)
+            print_shell_word(stderr, argv[i]);
+        fprintf(stderr, "\n");
+    }
+    return rc != 0 || s.interrupted ? CLI_FAIL : CLI_OK;
+}
+
+const struct cli_command cmd_claim = {
+    "claim", "test a forced-win claim on positions from stored games",
+    "usage: rulelab claim DB --plies N [--sweep NAME] [--nodes M]\n"
+    "                     [--positions K] [--threads T] [--mb X]\n\n"
+    "Takes from DB's Serbest games (of sweep NAME, or all) the last position\n"
+    "of each game where the side to move still has its king in hand and may\n"
+    "drop it on its highest allowed rank (Kings Landing), asks the solver\n"
+    "whether the side to move forces a win within N plies there, and stores\n"
+    "every answer in the claims table (with the winning line, and the proof\n"
+    "for a win, which is verified before it counts). `rulelab report` then\n"
+    "gives the share of proven wins with its interval. Each answer is\n"
+    "stored as soon as it is found; positions already answered with the\n"
+    "same bound and budget are skipped, so running the same command again\n"
+    "resumes an interrupted claim. Ctrl-C (or SIGTERM) stops after the\n"
+    "positions being solved, keeps every answer, says how to resume and\n"
+    "exits 1.\n\n"
+    "  --plies N      the bound\n"
+    "  --nodes M      node budget per position (default 200000)\n"
+    "  --positions K  the positions of the first K games that have one,\n"
+    "                 answered before or not (default 0: every game's)\n"
+    "  --threads T    solver threads (default: every core)\n"
+    "  --mb X         transposition table per thread, MiB (default 64)\n",
+    run_claim};

@@ -1,0 +1,55 @@
+/*
+ * cmd_migrate.c -- `rulelab migrate`: bring a results database made by an
+ * earlier rulelab up to this one's schema, keeping every row. The
+ * migrations themselves are the store's (store.c, run when a database is
+ * opened for writing); this command only opens and says what changed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "store.h"
+
+/* `rulelab migrate` (the run contract of struct cli_command): opens DB for
+ * writing, which upgrades its schema, and prints the versions before and
+ * after; CLI_FAIL when DB does not exist or cannot be opened. */
+static int run_migrate(int argc, char **argv)
+{
+    const char *pos[1];
+    int npos, before;
+    const struct cli_option opts[] = {{NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_migrate);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1)
+        return cli_usage_error(&cmd_migrate, "needs a database");
+    char err[1024];
+    struct store *st;
+    struct stat sb;
+    if (stat(pos[0], &sb) != 0) {
+        fprintf(stderr, "rulelab migrate: %s: %s\n", pos[0], strerror(errno));
+        return CLI_FAIL;
+    }
+    if (store_schema_version(pos[0], &before, err, sizeof err) != 0
+        || store_open(pos[0], 0, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab migrate: %s\n", err);
+        return CLI_FAIL;
+    }
+    store_close(st);
+    if (before == STORE_SCHEMA_VERSION)
+        printf("%s is at schema version %d already\n", pos[0], before);
+    else
+        printf("%s: schema version %d -> %d\n", pos[0], before,
+               STORE_SCHEMA_VERSION);
+    return CLI_OK;
+}
+
+const struct cli_command cmd_migrate = {
+    "migrate", "upgrade a results database to this rulelab's schema",
+    "usage: rulelab migrate DB\n\n"
+    "Brings the database made by an earlier rulelab up to this one's schema\n"
+    "version, keeping every row (`run` does the same when it opens one).\n"
+    "`report`, `export` and `replay` read only this version and say so.\n",
+    run_migrate};

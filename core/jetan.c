@@ -45,6 +45,7 @@ static const struct param_spec jetan_params[] = {
 };
 
 static const char piece_letters[JETAN_KINDS + 1] = "CPFDAWTN";
+static const struct board_geometry geometry = {10, 10, 10, 0};
 
 static uint64_t piece_key(int piece, int sq)
 {
@@ -241,41 +242,24 @@ static void jetan_apply(void *st, move_t m)
     settle_draws(s);
 }
 
-static int square_text(int sq, char *buf)
-{
-    return notation_square_text(sq % 10, sq / 10, buf);
-}
-
 static int jetan_move_to_text(const void *st, move_t m, char *buf, size_t n)
 {
     (void)st;
-    char tmp[16];
-    int len = square_text(JETAN_FROM(m), tmp);
-    if (JETAN_IS_ESCAPE(m))
-        tmp[len++] = '^';
-    len += square_text(JETAN_TO(m), tmp + len);
-    return notation_copy_out(tmp, len, buf, n);
-}
-
-/* Parses a square like "e5" or "a10"; returns its index or -1, and
- * advances *p past it. */
-static int parse_square(const char **p)
-{
-    int file, rank;
-    return notation_parse_square(p, 10, 10, &file, &rank)
-               ? -1 : JETAN_SQ(file, rank);
+    return notation_move_text(&geometry, JETAN_FROM(m),
+                              JETAN_IS_ESCAPE(m) ? "^" : "", JETAN_TO(m), buf,
+                              n);
 }
 
 static int jetan_move_from_text(const void *st, const char *text, move_t *m)
 {
     (void)st;
     const char *p = text;
-    int from = parse_square(&p);
+    int from = notation_read_square(&p, &geometry);
     if (from < 0)
         return -1;
     int escape = *p == '^';
     p += escape;
-    int to = parse_square(&p);
+    int to = notation_read_square(&p, &geometry);
     if (to < 0 || *p != '\0')
         return -1;
     *m = JETAN_MOVE(from, to, escape);

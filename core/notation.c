@@ -11,21 +11,29 @@
 
 #include "game.h"
 
-int notation_parse_square(const char **p, int files, int ranks, int *file,
-                          int *rank)
+int notation_read_square(const char **p, const struct board_geometry *g)
 {
     const char *c = *p;
-    if (*c < 'a' || *c >= 'a' + files || c[1] < '1' || c[1] > '9')
+    if (*c < 'a' || *c >= 'a' + g->files || c[1] < '1' || c[1] > '9')
         return -1;
     int number = c[1] - '0', len = 2;
     if (isdigit((unsigned char)c[2]))
         number = number * 10 + (c[2] - '0'), len = 3;
-    if (number > ranks || isdigit((unsigned char)c[len]))
+    if (number > g->ranks || isdigit((unsigned char)c[len]))
         return -1;
-    *file = *c - 'a';
-    *rank = number - 1;
     *p = c + len;
-    return 0;
+    return g->origin + (number - 1) * g->stride + (*c - 'a');
+}
+
+int notation_move_text(const struct board_geometry *g, int from,
+                       const char *between, int to, char *buf, size_t n)
+{
+    char tmp[16];
+    int len = from >= 0 ? notation_square_name(g, from, tmp) : 0;
+    for (; *between && len < 8; between++)
+        tmp[len++] = *between;
+    len += notation_square_name(g, to, tmp + len);
+    return notation_copy_out(tmp, len, buf, n);
 }
 
 int notation_letter_index(const char *letters, char c)

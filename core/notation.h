@@ -28,12 +28,34 @@ static inline int notation_square_text(int file, int rank, char *buf)
     return len;
 }
 
-/* Reads a square of a board `files` wide and `ranks` high at *p: a file
- * letter, then the rank as a number from 1 with no leading zero, not
- * followed by another digit. Sets *file and *rank (from 0) and advances *p
- * past it; returns 0, or -1 (nothing set) if no such square is there. */
-int notation_parse_square(const char **p, int files, int ranks, int *file,
-                          int *rank);
+/* Where a game keeps square (file, rank) in its board array: at index
+ * origin + rank * stride + file (a mailbox with a border around the board
+ * has a stride wider than the board and an origin past the border). */
+struct board_geometry {
+    int files, ranks, stride, origin;
+};
+
+/* Writes the name of the square at index sq of a board laid out as g
+ * ("a1".."j10", with a NUL); returns its length. */
+static inline int notation_square_name(const struct board_geometry *g, int sq,
+                                       char *buf)
+{
+    return notation_square_text((sq - g->origin) % g->stride,
+                                (sq - g->origin) / g->stride, buf);
+}
+
+/* Reads a square of the board g at *p: a file letter, then the rank as a
+ * number from 1 with no leading zero, not followed by another digit.
+ * Returns its index and advances *p past it, or returns -1 (*p as it was)
+ * if no square of g is there. */
+int notation_read_square(const char **p, const struct board_geometry *g);
+
+/* Writes a move's text into buf of size n: the name of square `from` (none
+ * if from < 0), then `between` ("" for none, "^" for a Jetan escape, "K@"
+ * for a Serbest drop), then the name of square `to`. Returns its length,
+ * or -1 if it does not fit. */
+int notation_move_text(const struct board_geometry *g, int from,
+                       const char *between, int to, char *buf, size_t n);
 
 /* The index of letter c (either case) in `letters`, or -1 if it is not
  * there (or is NUL). */

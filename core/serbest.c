@@ -23,6 +23,8 @@
 #define HAND_KEY_BASE 4000
 
 static const char piece_letters[SERBEST_KINDS + 1] = ".KQRBNPS";
+/* The mailbox: square (file, rank) at (rank + 2) * 12 + file + 1. */
+static const struct board_geometry geometry = {10, 10, 12, 25};
 static const int start_hand[SERBEST_KINDS] = {0, 1, 1, 2, 2, 2, 6, 2};
 
 static const char *const stalemate_choices[] = {"loss", "draw", "win", NULL};
@@ -186,32 +188,15 @@ static void serbest_apply(void *st, move_t m)
     settle_status(s, khan);
 }
 
-static int square_text(int sq, char *buf)
-{
-    return notation_square_text(SERBEST_FILE(sq), SERBEST_RANK(sq), buf);
-}
-
 static int serbest_move_to_text(const void *st, move_t m, char *buf, size_t n)
 {
     (void)st;
-    char tmp[16];
-    int len = 0, kind = SERBEST_DROP_KIND(m);
-    if (kind) {
-        tmp[0] = piece_letters[kind];
-        tmp[1] = '@';
-        len = 2;
-    } else
-        len = square_text(SERBEST_FROM(m), tmp);
-    len += square_text(SERBEST_TO(m), tmp + len);
-    return notation_copy_out(tmp, len, buf, n);
-}
-
-/* Parses a square "a1".."j10"; returns its index or -1, advancing *p. */
-static int parse_square(const char **p)
-{
-    int file, rank;
-    return notation_parse_square(p, 10, 10, &file, &rank)
-               ? -1 : SERBEST_SQ(file, rank);
+    int kind = SERBEST_DROP_KIND(m);
+    if (!kind)
+        return notation_move_text(&geometry, SERBEST_FROM(m), "",
+                                  SERBEST_TO(m), buf, n);
+    const char drop[3] = {piece_letters[kind], '@', '\0'};
+    return notation_move_text(&geometry, -1, drop, SERBEST_TO(m), buf, n);
 }
 
 /* The kind (1..7) of a piece letter of either colour, or 0. */
@@ -228,14 +213,14 @@ static int serbest_move_from_text(const void *st, const char *text, move_t *m)
     if (text[0] && text[1] == '@') {
         int kind = kind_of_letter(text[0]);
         p += 2;
-        int to = parse_square(&p);
+        int to = notation_read_square(&p, &geometry);
         if (!kind || to < 0 || *p)
             return -1;
         *m = SERBEST_DROP(kind, to);
         return 0;
     }
-    int from = parse_square(&p);
-    int to = from < 0 ? -1 : parse_square(&p);
+    int from = notation_read_square(&p, &geometry);
+    int to = from < 0 ? -1 : notation_read_square(&p, &geometry);
     if (to < 0 || *p)
         return -1;
     *m = SERBEST_MOVE(from, to);

@@ -22,6 +22,8 @@
 #define NO_MOVE ((move_t)0xffffffffu)
 
 static const int directions[4] = {1, -1, 11, -11};
+/* The mailbox: square (file, rank) at (rank + 1) * 11 + file + 1. */
+static const struct board_geometry geometry = {9, 9, 11, 12};
 
 enum { PLAIN = 0, THRONE_SQ = 1, CORNER_SQ = 2 };
 
@@ -430,29 +432,15 @@ static void tafl_apply(void *st, move_t m)
 static int tafl_move_to_text(const void *st, move_t m, char *buf, size_t n)
 {
     (void)st;
-    char tmp[8];
-    int from = TAFL_FROM(m), to = TAFL_TO(m);
-    int len = notation_square_text(file_of(from), rank_of(from), tmp);
-    len += notation_square_text(file_of(to), rank_of(to), tmp + len);
-    return notation_copy_out(tmp, len, buf, n);
-}
-
-/* Parses a square like "e5"; returns its mailbox index or -1. Advances *p. */
-static int parse_square(const char **p)
-{
-    int file, rank;
-    return notation_parse_square(p, 9, 9, &file, &rank) ? -1
-                                                        : TAFL_SQ(file, rank);
+    return notation_move_text(&geometry, TAFL_FROM(m), "", TAFL_TO(m), buf, n);
 }
 
 static int tafl_move_from_text(const void *st, const char *text, move_t *m)
 {
     (void)st;
     const char *p = text;
-    int from = parse_square(&p);
-    if (from < 0)
-        return -1;
-    int to = parse_square(&p);
+    int from = notation_read_square(&p, &geometry);
+    int to = from < 0 ? -1 : notation_read_square(&p, &geometry);
     if (to < 0 || *p != '\0')
         return -1;
     *m = TAFL_MOVE(from, to);

@@ -24,7 +24,7 @@ echo "== debug build with invariant checks (ASan + UBSan, assert on) =="
 # after every apply in perft, playouts and MCTS. Runs the suites in
 # DEBUG_SUITES, not the command-line, resume and notebook tests, which
 # exercise the same core through the binary and would double the time.
-DEBUG_SUITES='^test_(variant|game|tafl|tafl_games|jetan|jetan_games|serbest|serbest_games|agents|solver|stats|harness)$'
+DEBUG_SUITES='^test_(variant|game|shared|tafl|tafl_games|jetan|jetan_games|serbest|serbest_games|agents|solver|stats|harness)$'
 deps_build build-debug -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
     -DRULELAB_SANITIZE=ON \
     -DRULELAB_CHECK_INVARIANTS=ON

@@ -30,18 +30,21 @@ static const char *const first_choices[] = {"black", "orange", NULL};
 static const char *const escape_choices[] = {"any", "safe", "off", NULL};
 
 static const struct param_spec jetan_params[] = {
-    {"endgame_equal_value", PARAM_BOOL, 0, 0, 1, NULL,
-     "the countdown starts only if both sides have the same piece kinds", 1},
-    {"first", PARAM_ENUM, 0, 0, 0, first_choices, "which side moves first", 1},
-    {"max_plies", PARAM_INT, 500, 0, 100000, NULL,
-     "plies after which the game is a draw (ply_cap); 0 = none", 1},
-    {"princess_escape", PARAM_ENUM, 0, 0, 0, escape_choices,
-     "the once-per-game escape: to any empty square, an unattacked one, "
-     "or none", 1},
-    {"princess_safe", PARAM_BOOL, 0, 0, 1, NULL,
-     "the Princess may never move onto an attacked square", 1},
-    {"thoat_jumps", PARAM_BOOL, 0, 0, 1, NULL,
-     "the Thoat ignores blockers", 1},
+    {.name = "endgame_equal_value", .type = PARAM_BOOL, .max = 1, .since = 1,
+     .doc = "the countdown starts only if both sides have the same piece "
+            "kinds"},
+    {.name = "first", .type = PARAM_ENUM, .choices = first_choices,
+     .doc = "which side moves first", .since = 1},
+    {.name = "max_plies", .type = PARAM_INT, .def = 500, .max = 100000,
+     .doc = "plies after which the game is a draw (ply_cap); 0 = none",
+     .since = 1},
+    {.name = "princess_escape", .type = PARAM_ENUM, .choices = escape_choices,
+     .since = 1, .doc = "the once-per-game escape: to any empty square, an "
+                        "unattacked one, or none"},
+    {.name = "princess_safe", .type = PARAM_BOOL, .max = 1, .since = 1,
+     .doc = "the Princess may never move onto an attacked square"},
+    {.name = "thoat_jumps", .type = PARAM_BOOL, .max = 1,
+     .doc = "the Thoat ignores blockers", .since = 1},
 };
 
 static const char piece_letters[JETAN_KINDS + 1] = "CPFDAWTN";

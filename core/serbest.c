@@ -30,16 +30,19 @@ static const int start_hand[SERBEST_KINDS] = {0, 1, 1, 2, 2, 2, 6, 2};
 static const char *const stalemate_choices[] = {"loss", "draw", "win", NULL};
 
 static const struct param_spec serbest_params[] = {
-    {"adjacent_drop_check", PARAM_BOOL, 0, 0, 1, NULL,
-     "a dropped piece may give check from beside the king", 1},
-    {"kings_landing", PARAM_INT, 7, 1, 9, NULL,
-     "a king may be dropped on ranks 1..N counted from its own side", 1},
-    {"max_plies", PARAM_INT, 500, 0, 100000, NULL,
-     "plies after which the game is a draw (ply_cap); 0 = none", 1},
-    {"no_capture_limit", PARAM_INT, 50, 0, 1000, NULL,
-     "moves per player without a capture or drop that draw; 0 = none", 1},
-    {"stalemate", PARAM_ENUM, 0, 0, 0, stalemate_choices,
-     "what stalemate does to the stalemated side", 1},
+    {.name = "adjacent_drop_check", .type = PARAM_BOOL, .max = 1, .since = 1,
+     .doc = "a dropped piece may give check from beside the king"},
+    {.name = "kings_landing", .type = PARAM_INT, .def = 7, .min = 1, .max = 9,
+     .doc = "a king may be dropped on ranks 1..N counted from its own side",
+     .since = 1},
+    {.name = "max_plies", .type = PARAM_INT, .def = 500, .max = 100000,
+     .doc = "plies after which the game is a draw (ply_cap); 0 = none",
+     .since = 1},
+    {.name = "no_capture_limit", .type = PARAM_INT, .def = 50, .max = 1000,
+     .since = 1, .doc = "moves per player without a capture or drop that "
+                        "draw; 0 = none"},
+    {.name = "stalemate", .type = PARAM_ENUM, .choices = stalemate_choices,
+     .doc = "what stalemate does to the stalemated side", .since = 1},
 };
 
 /* ---- hashing and bookkeeping ------------------------------------------ */

@@ -124,6 +124,51 @@ int cli_open_readonly(const char *path, struct store **st)
     return 0;
 }
 
+int cli_parse_format(const struct cli_command *cmd, const char *text)
+{
+    static const char *const names[] = {"table", "csv", "json", "markdown"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(text, names[i]) == 0)
+            return i;
+    cli_usage_error(cmd, "--format must be table, csv, json or markdown, not"
+                    " '%s'", text);
+    return -1;
+}
+
+int cli_sweep_exists(sqlite3 *db, const char *path, const char *name,
+                     const char *command)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sweeps GROUP BY name "
+                           "ORDER BY MIN(id)", -1, &q, NULL) != SQLITE_OK) {
+        fprintf(stderr, "rulelab %s: %s: %s\n", command, path,
+                sqlite3_errmsg(db));
+        return -1;
+    }
+    char held[1024] = "";
+    size_t len = 0;
+    int found = 0, n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *each = (const char *)sqlite3_column_text(q, 0);
+        found |= strcmp(each, name) == 0;
+        if (len < sizeof held)
+            len += (size_t)snprintf(held + len, sizeof held - len, "%s%s",
+                                    n ? ", " : "", each);
+        n++;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        fprintf(stderr, "rulelab %s: %s: %s\n", command, path,
+                sqlite3_errmsg(db));
+        return -1;
+    }
+    if (!found)
+        fprintf(stderr, "rulelab %s: %s holds no sweep named '%s'; %s%s\n",
+                command, path, name, n ? "its sweeps: " : "it holds no sweeps",
+                n ? held : "");
+    return found;
+}
+
 int cli_finish_output(FILE *out, const char *command, const char *name)
 {
     int failed = fflush(out) != 0 || ferror(out);

@@ -15,6 +15,8 @@
 
 #include <stdio.h>
 
+#include <sqlite3.h>
+
 #include "game.h"
 
 struct store;
@@ -63,6 +65,16 @@ int cli_setup(const char *variant_text, const char *position,
  * that only read: report, replay, export). Returns 0, or -1 after printing
  * "rulelab: " and why on stderr. */
 int cli_open_readonly(const char *path, struct store **st);
+
+/* Reads a --format value: the index of table, csv, json or markdown (the
+ * order of enum report_format), or -1 after a usage error naming them. */
+int cli_parse_format(const struct cli_command *cmd, const char *text);
+
+/* Whether db (opened from path) holds a sweep named `name`; if not, says
+ * so on stderr ("rulelab COMMAND: ...") with the names of the sweeps it
+ * does hold. Returns 1 if found, 0 if not, -1 on an error (said). */
+int cli_sweep_exists(sqlite3 *db, const char *path, const char *name,
+                     const char *command);
 
 /* Ends a command's output: flushes out and checks that every write
  * succeeded (a full disk, /dev/full, a closed pipe), closing it unless it

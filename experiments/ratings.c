@@ -1,0 +1,1120 @@
+/*
+ * ratings.c -- maximum-likelihood Elo ratings per variant (the model, the
+ * interval method and when there is no estimate: ratings.h), read from the
+ * store and printed as a table, CSV, JSON or Markdown.
+ *
+ * Reading: one SQL statement counts each cell's seat-0 wins, draws and
+ * seat-1 wins (GROUP BY cell over the games table), inside a savepoint so
+ * every number comes from one snapshot; cells are then merged here into
+ * (variant, seat-0 agent, seat-1 agent) counts, so the fit works on a
+ * table of at most agents^2 rows whatever the number of games.
+ *
+ * Fitting: Newton's method on the concave log-likelihood in natural units
+ * (k r, k adv, ln nu), the anchor's rating fixed at 0 (every probability
+ * depends on rating differences only; anchor_elo is added at the end),
+ * with step halving so each step raises the likelihood. The cases where
+ * the maximum is at infinity are found before fitting from the counts
+ * (who won or drew against whom, which seat ever won), so a fit that does
+ * run has a finite maximum; a parameter that still runs away or a step
+ * that cannot raise the likelihood is reported, never printed as a
+ * rating.
+ */
+#include "ratings.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "sweep.h"
+
+/* Elo points to natural units: exp(K r) is a rating's Bradley-Terry
+ * strength, 10^(r / 400). */
+#define K_ELO (2.302585092994045684 / 400.0)
+#define Z95 1.959963984540054
+/* |k r| beyond this (about 10,400 Elo) is taken as running to infinity */
+#define RUNAWAY 60.0
+#define MAX_NEWTON 200
+
+static void *xcalloc(size_t n, size_t size)
+{
+    return calloc(n ? n : 1, size);
+}
+
+/* ---- the fit -------------------------------------------------------- */
+
+static int find_root(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* The three outcomes of a game (seat-0 win, draw, seat-1 win) as linear
+ * predictors over (r0, r1, adv, ln nu): coefficient[outcome][term]. */
+static const double coefficient[3][4] = {
+    {1, 0, 1, 0}, {0.5, 0.5, 0.5, 1}, {0, 1, 0, 0}};
+
+struct problem {
+    const struct ratings_count *rows;
+    int n_rows, m; /* parameters: ratings, adv, ln nu (if draws) */
+    const int *param; /* agent -> parameter index, -1 for none */
+    int adv, draw; /* parameter indices; draw -1 without draws */
+    const char *use; /* row i enters the fit */
+};
+
+/* The log-likelihood at x; with g and info not NULL also its gradient and
+ * minus its Hessian (the information, m x m). */
+static double evaluate(const struct problem *p, const double *x, double *g,
+                       double *info)
+{
+    int m = p->m;
+    if (g) {
+        memset(g, 0, sizeof *g * (size_t)m);
+        memset(info, 0, sizeof *info * (size_t)m * (size_t)m);
+    }
+    double ll = 0;
+    for (int i = 0; i < p->n_rows; i++) {
+        if (!p->use[i])
+            continue;
+        const struct ratings_count *r = &p->rows[i];
+        int index[4] = {p->param[r->a0], p->param[r->a1], p->adv, p->draw};
+        double value[4];
+        for (int s = 0; s < 4; s++)
+            value[s] = index[s] >= 0 ? x[index[s]] : 0;
+        double y[3] = {(double)r->wins0, (double)r->draws, (double)r->wins1};
+        double n = y[0] + y[1] + y[2], eta[3], top = -INFINITY;
+        int outcomes = p->draw >= 0 ? 3 : 2; /* no draws: nu = 0 */
+        for (int o = 0; o < 3; o++) {
+            eta[o] = 0;
+            for (int s = 0; s < 4; s++)
+                eta[o] += coefficient[o][s] * value[s];
+            if ((o != 1 || outcomes == 3) && eta[o] > top)
+                top = eta[o];
+        }
+        double prob[3], sum = 0;
+        for (int o = 0; o < 3; o++) {
+            prob[o] = o == 1 && outcomes == 2 ? 0 : exp(eta[o] - top);
+            sum += prob[o];
+        }
+        double lse = top + log(sum);
+        for (int o = 0; o < 3; o++) {
+            prob[o] /= sum;
+            if (y[o] > 0)
+                ll += y[o] * (eta[o] - lse);
+        }
+        if (!g)
+            continue;
+        double mean[4];
+        for (int s = 0; s < 4; s++) {
+            mean[s] = 0;
+            for (int o = 0; o < 3; o++)
+                mean[s] += prob[o] * coefficient[o][s];
+        }
+        for (int s = 0; s < 4; s++) {
+            if (index[s] < 0)
+                continue;
+            for (int o = 0; o < 3; o++)
+                g[index[s]] += y[o] * coefficient[o][s];
+            g[index[s]] -= n * mean[s];
+            for (int t = 0; t < 4; t++) {
+                if (index[t] < 0)
+                    continue;
+                double c = 0;
+                for (int o = 0; o < 3; o++)
+                    c += prob[o] * (coefficient[o][s] - mean[s])
+                         * (coefficient[o][t] - mean[t]);
+                info[index[s] * m + index[t]] += n * c;
+            }
+        }
+    }
+    return ll;
+}
+
+/* Cholesky factor of the m x m positive definite a, in place (lower
+ * triangle). Returns 0, or -1 if a is not positive definite. */
+static int cholesky(double *a, int m)
+{
+    for (int j = 0; j < m; j++) {
+        double d = a[j * m + j];
+        for (int k = 0; k < j; k++)
+            d -= a[j * m + k] * a[j * m + k];
+        if (!(d > 1e-300))
+            return -1;
+        d = sqrt(d);
+        a[j * m + j] = d;
+        for (int i = j + 1; i < m; i++) {
+            double v = a[i * m + j];
+            for (int k = 0; k < j; k++)
+                v -= a[i * m + k] * a[j * m + k];
+            a[i * m + j] = v / d;
+        }
+    }
+    return 0;
+}
+
+/* Solves L L^T x = b in place (b becomes x). */
+static void cholesky_solve(const double *l, int m, double *b)
+{
+    for (int i = 0; i < m; i++) {
+        for (int k = 0; k < i; k++)
+            b[i] -= l[i * m + k] * b[k];
+        b[i] /= l[i * m + i];
+    }
+    for (int i = m - 1; i >= 0; i--) {
+        for (int k = i + 1; k < m; k++)
+            b[i] -= l[k * m + i] * b[k];
+        b[i] /= l[i * m + i];
+    }
+}
+
+static const char *agent_name(const char *const *names, int i, char *buf,
+                              size_t n)
+{
+    if (names)
+        return names[i];
+    snprintf(buf, n, "agent %d", i);
+    return buf;
+}
+
+/* Whether the agents in the anchor's group are strongly connected by "won
+ * or drew a game against": if not, a group that no outside agent ever won
+ * or drew against (it won every game against the rest) has ratings
+ * running to +infinity, and one that never won or drew against an outsider
+ * to -infinity. Writes such a message and returns 1; 0 if connected. */
+static int unbounded_groups(const struct ratings_count *rows, int n_rows,
+                            int n, const int *in, const char *const *names,
+                            char *msg, size_t msgsz)
+{
+    char *reach = xcalloc((size_t)n * (size_t)n, 1);
+    int *group = xcalloc((size_t)n, sizeof *group);
+    if (!reach || !group) {
+        free(reach);
+        free(group);
+        return -1;
+    }
+    for (int i = 0; i < n_rows; i++) {
+        const struct ratings_count *r = &rows[i];
+        if (r->a0 == r->a1 || !in[r->a0] || !in[r->a1])
+            continue;
+        if (r->wins0 + r->draws > 0)
+            reach[r->a0 * n + r->a1] = 1;
+        if (r->wins1 + r->draws > 0)
+            reach[r->a1 * n + r->a0] = 1;
+    }
+    for (int i = 0; i < n; i++)
+        reach[i * n + i] = 1;
+    for (int k = 0; k < n; k++) /* Warshall: the transitive closure */
+        for (int i = 0; i < n; i++)
+            if (reach[i * n + k])
+                for (int j = 0; j < n; j++)
+                    reach[i * n + j] |= reach[k * n + j];
+    /* group[i]: the lowest agent mutually reachable with i */
+    int groups = 0, first = -1;
+    for (int i = 0; i < n; i++) {
+        if (!in[i])
+            continue;
+        group[i] = i;
+        for (int j = 0; j < i; j++)
+            if (in[j] && reach[i * n + j] && reach[j * n + i]) {
+                group[i] = group[j];
+                break;
+            }
+        groups += group[i] == i;
+        if (first < 0)
+            first = i;
+    }
+    if (groups <= 1) {
+        free(reach);
+        free(group);
+        return 0;
+    }
+    size_t len = (size_t)snprintf(msg, msgsz, "no finite ratings:");
+    int said = 0;
+    for (int pass = 0; pass < 2; pass++) /* +infinite groups, then - */
+        for (int g = 0; g < n; g++) {
+            if (!in[g] || group[g] != g)
+                continue;
+            int reached_from_outside = 0, reaches_outside = 0;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    if (in[i] && in[j] && group[i] != g && group[j] == g
+                        && reach[i * n + j])
+                        reached_from_outside = 1;
+                    else if (in[i] && in[j] && group[i] == g && group[j] != g
+                             && reach[i * n + j])
+                        reaches_outside = 1;
+            if (pass == 0 ? reached_from_outside : reaches_outside)
+                continue;
+            for (int i = 0, k = 0; i < n && len < msgsz; i++) {
+                if (!in[i] || group[i] != g)
+                    continue;
+                char buf[32];
+                len += (size_t)snprintf(msg + len, msgsz - len, "%s%s",
+                                        k++ ? ", " : said++ ? "; " : " ",
+                                        agent_name(names, i, buf, sizeof buf));
+            }
+            if (len < msgsz)
+                len += (size_t)snprintf(
+                    msg + len, msgsz - len, pass == 0
+                    ? " won every game against the other agents (rating"
+                      " +infinite)"
+                    : " lost every game against the other agents (rating"
+                      " -infinite)");
+        }
+    free(reach);
+    free(group);
+    return 1;
+}
+
+int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
+                int anchor, double anchor_elo, const char *const *names,
+                struct ratings_fit *fit, char *err, size_t errsz)
+{
+    memset(fit, 0, sizeof *fit);
+    size_t n = (size_t)n_agents;
+    fit->n_agents = n_agents;
+    fit->rated = xcalloc(n, sizeof *fit->rated);
+    fit->elo = xcalloc(n, sizeof *fit->elo);
+    fit->se = xcalloc(n, sizeof *fit->se);
+    fit->cov = xcalloc(n * n, sizeof *fit->cov);
+    int *parent = xcalloc(n, sizeof *parent), *param = xcalloc(n, sizeof *param);
+    char *use = xcalloc((size_t)n_rows, 1);
+    double *x = NULL, *g = NULL, *info = NULL, *step = NULL, *trial = NULL;
+    int m = 0, rc = -1;
+    if (!fit->rated || !fit->elo || !fit->se || !fit->cov || !parent || !param
+        || !use)
+        goto done;
+    for (int i = 0; i < n_agents; i++) {
+        parent[i] = i;
+        fit->elo[i] = fit->se[i] = NAN;
+    }
+    fit->adv = fit->adv_se = fit->nu = fit->nu_lo = fit->nu_hi = NAN;
+    for (int i = 0; i < n_rows; i++)
+        if (rows[i].a0 != rows[i].a1
+            && rows[i].wins0 + rows[i].draws + rows[i].wins1 > 0)
+            parent[find_root(parent, rows[i].a0)] = find_root(parent, rows[i].a1);
+    long wins0 = 0, draws = 0, wins1 = 0;
+    for (int i = 0; i < n_agents; i++) {
+        fit->rated[i] = find_root(parent, i) == find_root(parent, anchor);
+        param[i] = fit->rated[i] && i != anchor ? m++ : -1;
+    }
+    for (int i = 0; i < n_rows; i++) {
+        const struct ratings_count *r = &rows[i];
+        use[i] = r->a0 == r->a1 || (fit->rated[r->a0] && fit->rated[r->a1]);
+        if (!use[i])
+            continue;
+        wins0 += r->wins0;
+        draws += r->draws;
+        wins1 += r->wins1;
+    }
+    fit->games = wins0 + draws + wins1;
+    fit->has_draws = draws > 0;
+    struct problem p = {rows, n_rows, 0, param, m, draws > 0 ? m + 1 : -1, use};
+    p.m = m + 1 + (draws > 0);
+    rc = 0;
+    if (fit->games == 0) {
+        fit->status = RATINGS_NO_GAMES;
+        snprintf(fit->message, sizeof fit->message, "no games");
+        goto done;
+    }
+    fit->status = RATINGS_INFINITE;
+    if (wins0 + wins1 == 0) {
+        snprintf(fit->message, sizeof fit->message, "every game was drawn: "
+                 "the ratings and the first-move term are not defined");
+        goto done;
+    }
+    if (wins0 == 0 || wins1 == 0) {
+        snprintf(fit->message, sizeof fit->message, "seat %d won no game: the"
+                 " first-move term is %sinfinite", wins0 ? 1 : 0,
+                 wins0 ? "+" : "-");
+        goto done;
+    }
+    int loose = unbounded_groups(rows, n_rows, n_agents, fit->rated, names,
+                                 fit->message, sizeof fit->message);
+    if (loose < 0) {
+        rc = -1;
+        goto done;
+    }
+    if (loose)
+        goto done;
+    size_t mm = (size_t)p.m;
+    x = xcalloc(mm, sizeof *x);
+    g = xcalloc(mm, sizeof *g);
+    step = xcalloc(mm, sizeof *step);
+    trial = xcalloc(mm, sizeof *trial);
+    info = xcalloc(mm * mm, sizeof *info);
+    if (!x || !g || !step || !trial || !info) {
+        rc = -1;
+        goto done;
+    }
+    if (p.draw >= 0) /* nu's estimate between equal agents */
+        x[p.draw] = log((double)draws / sqrt((double)wins0 * (double)wins1));
+    fit->status = RATINGS_NOT_CONVERGED;
+    double ll = evaluate(&p, x, g, info);
+    int converged = 0;
+    for (fit->iterations = 0; fit->iterations < MAX_NEWTON && !converged;
+         fit->iterations++) {
+        if (cholesky(info, p.m) != 0) {
+            snprintf(fit->message, sizeof fit->message, "the information "
+                     "matrix is singular: the ratings are not identified");
+            goto done;
+        }
+        memcpy(step, g, sizeof *step * mm);
+        cholesky_solve(info, p.m, step);
+        double t = 1, next = -INFINITY, size = 0;
+        for (int halvings = 0; halvings < 60; halvings++, t /= 2) {
+            for (int k = 0; k < p.m; k++)
+                trial[k] = x[k] + t * step[k];
+            next = evaluate(&p, trial, NULL, NULL);
+            if (next >= ll - 1e-12 * (1 + fabs(ll)))
+                break;
+        }
+        for (int k = 0; k < p.m; k++)
+            size = fmax(size, fabs(t * step[k]));
+        if (!(next >= ll - 1e-12 * (1 + fabs(ll)))) {
+            if (size < 1e-9) { /* at the maximum to rounding */
+                converged = 1;
+                break;
+            }
+            snprintf(fit->message, sizeof fit->message, "no step raises the "
+                     "likelihood (Newton's method stalled)");
+            goto done;
+        }
+        memcpy(x, trial, sizeof *x * mm);
+        ll = evaluate(&p, x, g, info);
+        for (int k = 0; k < p.m; k++)
+            if (fabs(x[k]) > RUNAWAY) {
+                snprintf(fit->message, sizeof fit->message, "an estimate "
+                         "grows without bound (no finite maximum)");
+                goto done;
+            }
+        converged = size < 1e-10;
+    }
+    if (!converged) {
+        snprintf(fit->message, sizeof fit->message, "no convergence in %d "
+                 "Newton steps", MAX_NEWTON);
+        goto done;
+    }
+    if (cholesky(info, p.m) != 0) {
+        snprintf(fit->message, sizeof fit->message, "the information matrix "
+                 "is singular: the ratings are not identified");
+        goto done;
+    }
+    /* the covariance: column k of the inverse information, into step */
+    double *covx = xcalloc(mm * mm, sizeof *covx);
+    if (!covx) {
+        rc = -1;
+        goto done;
+    }
+    for (int k = 0; k < p.m; k++) {
+        memset(step, 0, sizeof *step * mm);
+        step[k] = 1;
+        cholesky_solve(info, p.m, step);
+        for (int j = 0; j < p.m; j++)
+            covx[j * p.m + k] = step[j];
+    }
+    for (int i = 0; i < n_agents; i++) {
+        if (!fit->rated[i])
+            continue;
+        int a = param[i];
+        fit->elo[i] = anchor_elo + (a >= 0 ? x[a] / K_ELO : 0);
+        for (int j = 0; j < n_agents; j++)
+            if (fit->rated[j] && a >= 0 && param[j] >= 0)
+                fit->cov[i * n_agents + j] =
+                    covx[a * p.m + param[j]] / (K_ELO * K_ELO);
+        fit->se[i] = sqrt(fit->cov[i * n_agents + i]);
+    }
+    fit->adv = x[p.adv] / K_ELO;
+    fit->adv_se = sqrt(covx[p.adv * p.m + p.adv]) / K_ELO;
+    if (p.draw >= 0) {
+        double se = sqrt(covx[p.draw * p.m + p.draw]);
+        fit->nu = exp(x[p.draw]);
+        fit->nu_lo = exp(x[p.draw] - Z95 * se);
+        fit->nu_hi = exp(x[p.draw] + Z95 * se);
+    } else {
+        fit->nu = fit->nu_lo = fit->nu_hi = 0;
+    }
+    free(covx);
+    fit->status = RATINGS_OK;
+    fit->message[0] = '\0';
+done:
+    free(parent);
+    free(param);
+    free(use);
+    free(x);
+    free(g);
+    free(info);
+    free(step);
+    free(trial);
+    if (rc != 0) {
+        ratings_fit_free(fit);
+        snprintf(err, errsz, "out of memory");
+    }
+    return rc;
+}
+
+void ratings_fit_free(struct ratings_fit *fit)
+{
+    free(fit->rated);
+    free(fit->elo);
+    free(fit->se);
+    free(fit->cov);
+    fit->rated = NULL;
+    fit->elo = fit->se = fit->cov = NULL;
+}
+
+double ratings_los(const struct ratings_fit *fit, int i, int j)
+{
+    int n = fit->n_agents;
+    double d = fit->elo[i] - fit->elo[j];
+    double var = fit->cov[i * n + i] + fit->cov[j * n + j]
+                 - 2 * fit->cov[i * n + j];
+    if (!(var > 0))
+        return d > 0 ? 1 : d < 0 ? 0 : 0.5;
+    return 0.5 * erfc(-d / sqrt(2 * var));
+}
+
+/* ---- reading the store ------------------------------------------------ */
+
+static int db_fail(sqlite3 *db, char *err, size_t errsz)
+{
+    snprintf(err, errsz, "reading the database: %s", sqlite3_errmsg(db));
+    return -1;
+}
+
+/* Grows *array (of *cap elements of size) to hold n + 1; 0 or -1. */
+static int grow(void **array, int *cap, int n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    int next = *cap ? 2 * *cap : 8;
+    void *bigger = realloc(*array, size * (size_t)next);
+    if (!bigger)
+        return -1;
+    memset((char *)bigger + size * (size_t)*cap, 0,
+           size * (size_t)(next - *cap));
+    *array = bigger;
+    *cap = next;
+    return 0;
+}
+
+struct reading {
+    int cap_variants;
+    int *cap_agents, *cap_rows, *cap_sweeps; /* per variant */
+};
+
+/* The index of agent `id` in v, added if new; -1 when memory ran short. */
+static int agent_index(struct ratings_variant *v, int *cap, sqlite3_stmt *q,
+                       int column)
+{
+    int64_t id = sqlite3_column_int64(q, column);
+    for (int i = 0; i < v->n_agents; i++)
+        if (v->agents[i].id == id)
+            return i;
+    if (grow((void **)&v->agents, cap, v->n_agents, sizeof *v->agents))
+        return -1;
+    struct ratings_agent *a = &v->agents[v->n_agents];
+    a->id = id;
+    snprintf(a->spec, sizeof a->spec, "%s", sqlite3_column_text(q, column + 1));
+    snprintf(a->identity, sizeof a->identity, "%s",
+             sqlite3_column_text(q, column + 2));
+    snprintf(a->name, sizeof a->name, "%s", sqlite3_column_text(q, column + 3));
+    return v->n_agents++;
+}
+
+/* Adds one cell's counts (a row of the query in ratings_build) to r. */
+static int add_cell(struct ratings *r, struct reading *rd, sqlite3_stmt *q,
+                    const char *anchor, const char *anchor_identity,
+                    int *anchor_found)
+{
+    int64_t vid = sqlite3_column_int64(q, 0);
+    int vi = 0;
+    while (vi < r->n_variants && r->variants[vi].variant_id != vid)
+        vi++;
+    if (vi == r->n_variants) {
+        int old = rd->cap_variants;
+        if (grow((void **)&r->variants, &rd->cap_variants, r->n_variants,
+                 sizeof *r->variants))
+            return -1;
+        if (rd->cap_variants != old) {
+            int *caps[3] = {rd->cap_agents, rd->cap_rows, rd->cap_sweeps};
+            for (int k = 0; k < 3; k++) {
+                int *bigger = realloc(caps[k], sizeof *bigger
+                                      * (size_t)rd->cap_variants);
+                if (!bigger)
+                    return -1;
+                memset(bigger + old, 0, sizeof *bigger
+                       * (size_t)(rd->cap_variants - old));
+                caps[k] = bigger;
+            }
+            rd->cap_agents = caps[0];
+            rd->cap_rows = caps[1];
+            rd->cap_sweeps = caps[2];
+        }
+        struct ratings_variant *v = &r->variants[r->n_variants++];
+        v->variant_id = vid;
+        snprintf(v->variant, sizeof v->variant, "%s", sqlite3_column_text(q, 1));
+        report_short_variant(v->variant, v->short_variant,
+                             sizeof v->short_variant);
+        v->first_sweep = sqlite3_column_int64(q, 10);
+    }
+    struct ratings_variant *v = &r->variants[vi];
+    int a[2];
+    for (int k = 0; k < 2; k++) {
+        a[k] = agent_index(v, &rd->cap_agents[vi], q, 2 + 4 * k);
+        if (a[k] < 0)
+            return -1;
+        const char *name = (const char *)sqlite3_column_text(q, 5 + 4 * k);
+        if (anchor && (strcmp(name, anchor) == 0
+                       || strcmp(v->agents[a[k]].identity, anchor_identity) == 0))
+            v->agents[a[k]].named = *anchor_found = 1;
+    }
+    int ri = 0;
+    while (ri < v->n_rows && (v->rows[ri].a0 != a[0] || v->rows[ri].a1 != a[1]))
+        ri++;
+    if (ri == v->n_rows) {
+        if (grow((void **)&v->rows, &rd->cap_rows[vi], v->n_rows,
+                 sizeof *v->rows))
+            return -1;
+        v->rows[v->n_rows++] = (struct ratings_count){a[0], a[1], 0, 0, 0};
+    }
+    struct ratings_count *c = &v->rows[ri];
+    long w = (long)sqlite3_column_int64(q, 13), d = (long)sqlite3_column_int64(q, 14),
+         l = (long)sqlite3_column_int64(q, 15);
+    c->wins0 += w;
+    c->draws += d;
+    c->wins1 += l;
+    v->games += w + d + l;
+    if (a[0] != a[1])
+        for (int k = 0; k < 2; k++) {
+            v->agents[a[k]].games += w + d + l;
+            v->agents[a[k]].points += (double)(k ? l : w) + (double)d / 2;
+        }
+    int64_t sid = sqlite3_column_int64(q, 10);
+    int si = 0;
+    while (si < v->n_sweeps && v->sweep_ids[si] != sid)
+        si++;
+    if (si == v->n_sweeps) {
+        if (grow((void **)&v->sweep_ids, &rd->cap_sweeps[vi], v->n_sweeps,
+                 sizeof *v->sweep_ids))
+            return -1;
+        v->sweep_ids[v->n_sweeps++] = sid;
+        if (sid < v->first_sweep)
+            v->first_sweep = sid;
+        size_t len = strlen(v->sweeps);
+        snprintf(v->sweeps + len, sizeof v->sweeps - len, "%s%s (seed %lld)",
+                 len ? ", " : "", sqlite3_column_text(q, 11),
+                 (long long)sqlite3_column_int64(q, 12));
+    }
+    return 0;
+}
+
+/* "no agent 'X' in the database; its agents: a = spec, ..." */
+static void unknown_anchor(const struct ratings *r, const char *anchor,
+                           char *err, size_t errsz)
+{
+    size_t len = (size_t)snprintf(err, errsz, "--anchor: no agent '%s' (by "
+                                  "spec or short name) played in %s; its "
+                                  "agents:", anchor, r->one_sweep
+                                  ? "the sweep" : "the database");
+    int said = 0;
+    for (int v = 0; v < r->n_variants; v++)
+        for (int i = 0; i < r->variants[v].n_agents && len < errsz; i++) {
+            const struct ratings_agent *a = &r->variants[v].agents[i];
+            int seen = 0;
+            for (int w = 0; w <= v && !seen; w++)
+                for (int j = 0; j < (w < v ? r->variants[w].n_agents : i); j++)
+                    seen |= r->variants[w].agents[j].id == a->id;
+            if (!seen)
+                len += (size_t)snprintf(err + len, errsz - len, "%s %s = %s",
+                                        said++ ? "," : "", a->name, a->spec);
+        }
+    if (!said && len < errsz)
+        snprintf(err + len, errsz - len, " none");
+}
+
+/* The default anchor of v: `random` if it played, else the first agent
+ * of the lowest sweep's file that played, else the first agent read. */
+static int default_anchor(sqlite3 *db, struct ratings_variant *v,
+                          const char *random_identity, char *err, size_t errsz)
+{
+    for (int i = 0; i < v->n_agents; i++)
+        if (strcmp(v->agents[i].identity, random_identity) == 0) {
+            snprintf(v->anchor_note, sizeof v->anchor_note,
+                     "default: random at 0");
+            return i;
+        }
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT name, file_text FROM sweeps WHERE id"
+                           " = ?1", -1, &q, NULL) != SQLITE_OK
+        || sqlite3_bind_int64(q, 1, v->first_sweep) != SQLITE_OK) {
+        sqlite3_finalize(q);
+        return db_fail(db, err, errsz) - 1;
+    }
+    int rc = sqlite3_step(q), found = -1;
+    if (rc == SQLITE_ROW && sqlite3_column_text(q, 1)) {
+        struct sweep s;
+        char why[512];
+        if (sweep_parse("the stored sweep file",
+                        (const char *)sqlite3_column_text(q, 1), &s, why,
+                        sizeof why) == 0) {
+            for (int k = 0; k < s.n_agents && found < 0; k++) {
+                char identity[VARIANT_TEXT_MAX];
+                if (agent_identity(s.agents[k].spec, identity, sizeof identity,
+                                   why, sizeof why) < 0)
+                    continue;
+                for (int i = 0; i < v->n_agents && found < 0; i++)
+                    if (strcmp(v->agents[i].identity, identity) == 0)
+                        found = i;
+            }
+            sweep_free(&s);
+        }
+        if (found >= 0)
+            snprintf(v->anchor_note, sizeof v->anchor_note, "default: the "
+                     "first agent of sweep %s's file (no random), at 0",
+                     sqlite3_column_text(q, 0));
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return db_fail(db, err, errsz) - 1;
+    if (found < 0) {
+        snprintf(v->anchor_note, sizeof v->anchor_note, "default: the first "
+                 "agent read (no random, sweep file unreadable), at 0");
+        found = 0;
+    }
+    return found;
+}
+
+/* Anchors and fits variant v, and orders its agents by rating. */
+static int rate_variant(sqlite3 *db, struct ratings_variant *v,
+                        const char *anchor, double anchor_elo,
+                        const char *random_identity, char *err, size_t errsz)
+{
+    v->anchor = -1;
+    for (int i = 0; i < v->n_agents && v->anchor < 0; i++)
+        if (v->agents[i].named) {
+            v->anchor = i;
+            v->anchor_elo = anchor_elo;
+            snprintf(v->anchor_note, sizeof v->anchor_note, "--anchor");
+        }
+    if (v->anchor < 0) {
+        v->anchor = default_anchor(db, v, random_identity, err, errsz);
+        if (v->anchor < 0)
+            return -1;
+        v->anchor_elo = 0;
+        if (anchor) {
+            size_t len = strlen(v->anchor_note);
+            snprintf(v->anchor_note + len, sizeof v->anchor_note - len,
+                     " (--anchor %s did not play this variant)", anchor);
+        }
+    }
+    const char **names = xcalloc((size_t)v->n_agents, sizeof *names);
+    v->order = xcalloc((size_t)v->n_agents, sizeof *v->order);
+    if (!names || !v->order) {
+        free(names);
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < v->n_agents; i++)
+        names[i] = v->agents[i].name;
+    int rc = ratings_fit(v->rows, v->n_rows, v->n_agents, v->anchor,
+                         v->anchor_elo, names, &v->fit, err, errsz);
+    free(names);
+    if (rc)
+        return -1;
+    /* rated by rating (all of them if the fit failed: first-read order),
+     * then the unrated */
+    int n = 0, ok = v->fit.status == RATINGS_OK;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < v->n_agents; i++) {
+            if (v->fit.rated[i] != !pass)
+                continue;
+            int k = n++;
+            while (ok && pass == 0 && k > 0
+                   && v->fit.elo[v->order[k - 1]] < v->fit.elo[i]) {
+                v->order[k] = v->order[k - 1];
+                k--;
+            }
+            v->order[k] = i;
+        }
+    return 0;
+}
+
+int ratings_build(sqlite3 *db, const char *sweep, const char *anchor,
+                  double anchor_elo, struct ratings *r, char *err,
+                  size_t errsz)
+{
+    memset(r, 0, sizeof *r);
+    if (errsz)
+        *err = '\0';
+    if (sweep) {
+        r->one_sweep = 1;
+        snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+    }
+    char anchor_identity[VARIANT_TEXT_MAX] = "", random_identity[64], why[256];
+    if (anchor && agent_identity(anchor, anchor_identity,
+                                 sizeof anchor_identity, why, sizeof why) < 0)
+        anchor_identity[0] = '\0'; /* not a spec: a short name, maybe */
+    if (agent_identity("random", random_identity, sizeof random_identity, why,
+                       sizeof why) < 0)
+        snprintf(random_identity, sizeof random_identity, "random");
+    if (sqlite3_exec(db, "SAVEPOINT rulelab_ratings", NULL, NULL, NULL)
+        != SQLITE_OK)
+        return db_fail(db, err, errsz);
+    /* Counted per cell first (the games' own index on cell_id serves the
+     * GROUP BY), then joined with the few cells. */
+    static const char *const sql =
+        "SELECT c.variant_id, v.canonical,"
+        " a0.id, a0.spec, a0.identity, c.agent0_name,"
+        " a1.id, a1.spec, a1.identity, c.agent1_name,"
+        " s.id, s.name, s.seed, g.w, g.d, g.l"
+        " FROM (SELECT cell_id, SUM(result = 'seat0') AS w,"
+        " SUM(result = 'draw') AS d, SUM(result = 'seat1') AS l"
+        " FROM games GROUP BY cell_id) g"
+        " JOIN cells c ON c.id = g.cell_id JOIN sweeps s ON s.id = c.sweep_id"
+        " JOIN variants v ON v.id = c.variant_id"
+        " JOIN agents a0 ON a0.id = c.agent0_id"
+        " JOIN agents a1 ON a1.id = c.agent1_id"
+        " WHERE (?1 IS NULL OR s.name = ?1) ORDER BY c.id";
+    struct reading rd = {0, NULL, NULL, NULL};
+    sqlite3_stmt *q = NULL;
+    int rc = -1, step = SQLITE_DONE, anchor_found = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK
+        || (sweep && sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC)
+                         != SQLITE_OK)) {
+        db_fail(db, err, errsz);
+        goto done;
+    }
+    while ((step = sqlite3_step(q)) == SQLITE_ROW)
+        if (add_cell(r, &rd, q, anchor, anchor_identity, &anchor_found)) {
+            snprintf(err, errsz, "out of memory");
+            goto done;
+        }
+    if (step != SQLITE_DONE) {
+        db_fail(db, err, errsz);
+        goto done;
+    }
+    if (anchor && !anchor_found) {
+        unknown_anchor(r, anchor, err, errsz);
+        goto done;
+    }
+    for (int v = 0; v < r->n_variants; v++)
+        if (rate_variant(db, &r->variants[v], anchor, anchor_elo,
+                         random_identity, err, errsz))
+            goto done;
+    rc = 0;
+done:
+    sqlite3_finalize(q);
+    free(rd.cap_agents);
+    free(rd.cap_rows);
+    free(rd.cap_sweeps);
+    if (sqlite3_exec(db, "RELEASE rulelab_ratings", NULL, NULL, NULL)
+        != SQLITE_OK && rc == 0)
+        rc = db_fail(db, err, errsz);
+    if (rc)
+        ratings_free(r);
+    return rc;
+}
+
+void ratings_free(struct ratings *r)
+{
+    for (int v = 0; v < r->n_variants; v++) {
+        struct ratings_variant *x = &r->variants[v];
+        free(x->agents);
+        free(x->rows);
+        free(x->sweep_ids);
+        free(x->order);
+        ratings_fit_free(&x->fit);
+    }
+    free(r->variants);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+static const char *const model_text =
+    "Elo ratings by maximum likelihood: Davidson's Bradley-Terry model with"
+    " draws (a draw counts half a point) and a first-move term fitted with"
+    " them; 95% intervals from the inverse Hessian, relative to the anchor;"
+    " LOS = P(stronger than the next agent down), normal approximation.";
+
+static const char *const status_names[] = {"ok", "no_games", "infinite",
+                                           "not_converged"};
+
+static const char *games_origin(const struct ratings *r,
+                                const struct ratings_variant *v, char *buf,
+                                size_t n)
+{
+    if (v->n_sweeps > 1)
+        snprintf(buf, n, "pooled across %d sweeps%s: %s", v->n_sweeps,
+                 r->one_sweep ? " of that name" : "", v->sweeps);
+    else
+        snprintf(buf, n, "from sweep %s", v->sweeps);
+    return buf;
+}
+
+/* One agent's row: rank, agent, spec, games, score, elo, ci95, los_next
+ * (table and Markdown); CSV puts the variant first and the interval in
+ * two columns. */
+static void fill_agent(const struct ratings_variant *v, int k, int csv,
+                       char (*cell)[VARIANT_TEXT_MAX])
+{
+    const struct ratings_fit *fit = &v->fit;
+    int i = v->order[k], c = 0, ok = fit->status == RATINGS_OK;
+    const struct ratings_agent *a = &v->agents[i];
+    if (csv)
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", v->variant);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%d", k + 1);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", a->name);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", a->spec);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", a->games);
+    if (a->games)
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3f",
+                 a->points / (double)a->games);
+    else
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", csv ? "" : "-");
+    const char *none = csv ? "" : !fit->rated[i] ? "not rated" : "-";
+    if (ok && fit->rated[i]) {
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%.1f", fit->elo[i]);
+        double lo = fit->elo[i] - Z95 * fit->se[i],
+               hi = fit->elo[i] + Z95 * fit->se[i];
+        if (csv) {
+            snprintf(cell[c++], VARIANT_TEXT_MAX, "%.1f", lo);
+            snprintf(cell[c++], VARIANT_TEXT_MAX, "%.1f", hi);
+        } else if (i == v->anchor) {
+            snprintf(cell[c++], VARIANT_TEXT_MAX, "anchor");
+        } else {
+            snprintf(cell[c++], VARIANT_TEXT_MAX, "%.1f to %.1f", lo, hi);
+        }
+    } else {
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", none);
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", csv ? "" : !fit->rated[i]
+                 ? "never met the anchor's group" : "-");
+        if (csv)
+            snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", "");
+    }
+    int next = k + 1 < v->n_agents ? v->order[k + 1] : -1;
+    if (ok && fit->rated[i] && next >= 0 && fit->rated[next])
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%.3f",
+                 ratings_los(fit, i, next));
+    else
+        snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", "");
+}
+
+static void print_text_variant(const struct ratings *r,
+                               const struct ratings_variant *v,
+                               enum report_format f, FILE *out)
+{
+    const struct ratings_fit *fit = &v->fit;
+    char origin[700];
+    const char *item = f == REPORT_MARKDOWN ? "- " : "  ";
+    if (f == REPORT_MARKDOWN)
+        fprintf(out, "\n### %s\n\n", v->short_variant);
+    else
+        fprintf(out, "\n%s\n", v->short_variant);
+    fprintf(out, "%s%ld games, %s\n", item, v->games,
+            games_origin(r, v, origin, sizeof origin));
+    fprintf(out, "%sanchor: %s = %g (%s)\n", item, v->agents[v->anchor].name,
+            v->anchor_elo, v->anchor_note);
+    if (fit->status != RATINGS_OK) {
+        fprintf(out, "%sno ratings: %s\n", item, fit->message);
+    } else {
+        fprintf(out, "%sfirst-move advantage: %+.1f Elo (95%% %+.1f to %+.1f)"
+                "\n", item, fit->adv, fit->adv - Z95 * fit->adv_se,
+                fit->adv + Z95 * fit->adv_se);
+        if (fit->has_draws)
+            fprintf(out, "%sdraw parameter nu: %.3f (95%% %.3f to %.3f): "
+                    "equal agents, seats alike, draw %.1f%% of games\n", item,
+                    fit->nu, fit->nu_lo, fit->nu_hi,
+                    100 * fit->nu / (2 + fit->nu));
+        else
+            fprintf(out, "%sdraw parameter nu: 0 (no game was drawn)\n", item);
+    }
+    static const char *const headers[] = {"rank", "agent", "spec", "games",
+                                          "score", "elo", "ci95", "los_next"};
+    struct report_table t = {8, v->n_agents, {0}, NULL};
+    memcpy(t.header, headers, sizeof headers);
+    t.cells = xcalloc((size_t)v->n_agents, sizeof *t.cells);
+    if (!t.cells)
+        return;
+    for (int k = 0; k < v->n_agents; k++)
+        fill_agent(v, k, 0, t.cells[k]);
+    if (f == REPORT_MARKDOWN)
+        fputc('\n', out);
+    report_table_print(&t, f, out);
+    free(t.cells);
+}
+
+static void print_csv(const struct ratings *r, FILE *out)
+{
+    static const char *const vheaders[] = {
+        "variant", "games", "sweeps", "pooled", "anchor", "anchor_spec",
+        "anchor_elo", "status", "message", "first_move_elo", "first_move_lo",
+        "first_move_hi", "draw_nu", "draw_nu_lo", "draw_nu_hi"};
+    struct report_table t = {15, r->n_variants, {0}, NULL};
+    memcpy(t.header, vheaders, sizeof vheaders);
+    t.cells = xcalloc((size_t)r->n_variants, sizeof *t.cells);
+    if (!t.cells)
+        return;
+    int rows = 0;
+    for (int i = 0; i < r->n_variants; i++) {
+        const struct ratings_variant *v = &r->variants[i];
+        const struct ratings_fit *fit = &v->fit;
+        char (*cell)[VARIANT_TEXT_MAX] = t.cells[i];
+        int ok = fit->status == RATINGS_OK;
+        rows += v->n_agents;
+        snprintf(cell[0], VARIANT_TEXT_MAX, "%s", v->variant);
+        snprintf(cell[1], VARIANT_TEXT_MAX, "%ld", v->games);
+        snprintf(cell[2], VARIANT_TEXT_MAX, "%s", v->sweeps);
+        snprintf(cell[3], VARIANT_TEXT_MAX, "%d", v->n_sweeps > 1);
+        snprintf(cell[4], VARIANT_TEXT_MAX, "%s", v->agents[v->anchor].name);
+        snprintf(cell[5], VARIANT_TEXT_MAX, "%s", v->agents[v->anchor].spec);
+        snprintf(cell[6], VARIANT_TEXT_MAX, "%g", v->anchor_elo);
+        snprintf(cell[7], VARIANT_TEXT_MAX, "%s", status_names[fit->status]);
+        snprintf(cell[8], VARIANT_TEXT_MAX, "%s", fit->message);
+        double values[6] = {fit->adv, fit->adv - Z95 * fit->adv_se,
+                            fit->adv + Z95 * fit->adv_se, fit->nu, fit->nu_lo,
+                            fit->nu_hi};
+        for (int k = 0; k < 6; k++)
+            if (ok && (k < 3 || fit->has_draws))
+                snprintf(cell[9 + k], VARIANT_TEXT_MAX, k < 3 ? "%.1f" : "%.4f",
+                         values[k]);
+            else if (ok)
+                snprintf(cell[9 + k], VARIANT_TEXT_MAX, "0");
+    }
+    fprintf(out, "# variants\n");
+    report_table_print(&t, REPORT_CSV, out);
+    free(t.cells);
+    static const char *const aheaders[] = {
+        "variant", "rank", "agent", "spec", "games", "score", "elo", "elo_lo",
+        "elo_hi", "los_next"};
+    struct report_table u = {10, rows, {0}, NULL};
+    memcpy(u.header, aheaders, sizeof aheaders);
+    u.cells = xcalloc((size_t)rows, sizeof *u.cells);
+    if (!u.cells)
+        return;
+    for (int i = 0, row = 0; i < r->n_variants; i++)
+        for (int k = 0; k < r->variants[i].n_agents; k++)
+            fill_agent(&r->variants[i], k, 1, u.cells[row++]);
+    fprintf(out, "\n# ratings\n");
+    report_table_print(&u, REPORT_CSV, out);
+    free(u.cells);
+}
+
+/* A number, or null when it is not finite. */
+static void json_number(FILE *out, const char *format, double x)
+{
+    if (isfinite(x))
+        fprintf(out, format, x);
+    else
+        fputs("null", out);
+}
+
+static void json_interval(FILE *out, double lo, double hi)
+{
+    fputc('[', out);
+    json_number(out, "%.4f", lo);
+    fputs(", ", out);
+    json_number(out, "%.4f", hi);
+    fputc(']', out);
+}
+
+static void print_json_variant(const struct ratings_variant *v, FILE *out)
+{
+    const struct ratings_fit *fit = &v->fit;
+    int ok = fit->status == RATINGS_OK;
+    fprintf(out, "{\"variant\": ");
+    report_json_string(out, v->variant);
+    fprintf(out, ", \"short_variant\": ");
+    report_json_string(out, v->short_variant);
+    fprintf(out, ", \"games\": %ld, \"sweeps\": ", v->games);
+    report_json_string(out, v->sweeps);
+    fprintf(out, ", \"pooled\": %s, \"anchor\": {\"agent\": ",
+            v->n_sweeps > 1 ? "true" : "false");
+    report_json_string(out, v->agents[v->anchor].name);
+    fprintf(out, ", \"spec\": ");
+    report_json_string(out, v->agents[v->anchor].spec);
+    fprintf(out, ", \"elo\": %g, \"how\": ", v->anchor_elo);
+    report_json_string(out, v->anchor_note);
+    fprintf(out, "},\n     \"status\": \"%s\", \"message\": ",
+            status_names[fit->status]);
+    report_json_string(out, fit->message);
+    fprintf(out, ", \"first_move_elo\": ");
+    json_number(out, "%.4f", ok ? fit->adv : NAN);
+    fprintf(out, ", \"first_move_ci95\": ");
+    if (ok)
+        json_interval(out, fit->adv - Z95 * fit->adv_se,
+                      fit->adv + Z95 * fit->adv_se);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"draw_nu\": ");
+    json_number(out, "%.6f", ok ? fit->nu : NAN);
+    fprintf(out, ", \"draw_nu_ci95\": ");
+    if (ok && fit->has_draws)
+        json_interval(out, fit->nu_lo, fit->nu_hi);
+    else
+        fputs("null", out);
+    fprintf(out, ",\n     \"agents\": [");
+    for (int k = 0; k < v->n_agents; k++) {
+        int i = v->order[k], next = k + 1 < v->n_agents ? v->order[k + 1] : -1;
+        const struct ratings_agent *a = &v->agents[i];
+        int rated = ok && fit->rated[i];
+        fprintf(out, "%s\n      {\"rank\": %d, \"agent\": ", k ? "," : "",
+                k + 1);
+        report_json_string(out, a->name);
+        fprintf(out, ", \"spec\": ");
+        report_json_string(out, a->spec);
+        fprintf(out, ", \"games\": %ld, \"score\": ", a->games);
+        json_number(out, "%.6f",
+                    a->games ? a->points / (double)a->games : NAN);
+        fprintf(out, ", \"rated\": %s, \"elo\": ",
+                fit->rated[i] ? "true" : "false");
+        json_number(out, "%.4f", rated ? fit->elo[i] : NAN);
+        fprintf(out, ", \"se\": ");
+        json_number(out, "%.4f", rated ? fit->se[i] : NAN);
+        fprintf(out, ", \"ci95\": ");
+        if (rated)
+            json_interval(out, fit->elo[i] - Z95 * fit->se[i],
+                          fit->elo[i] + Z95 * fit->se[i]);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"los_next\": ");
+        json_number(out, "%.6f", rated && next >= 0 && fit->rated[next]
+                                     ? ratings_los(fit, i, next) : NAN);
+        fputc('}', out);
+    }
+    fprintf(out, "\n    ]}");
+}
+
+void ratings_print(const struct ratings *r, enum report_format f, FILE *out)
+{
+    if (f == REPORT_JSON) {
+        fprintf(out, "{\n  \"model\": ");
+        report_json_string(out, model_text);
+        fprintf(out, ",\n  \"sweep\": ");
+        if (r->one_sweep)
+            report_json_string(out, r->sweep);
+        else
+            fputs("null", out);
+        fprintf(out, ",\n  \"variants\": [");
+        for (int i = 0; i < r->n_variants; i++) {
+            fprintf(out, "%s\n    ", i ? "," : "");
+            print_json_variant(&r->variants[i], out);
+        }
+        fprintf(out, "\n  ]\n}\n");
+        return;
+    }
+    if (f == REPORT_CSV) {
+        print_csv(r, out);
+        return;
+    }
+    fprintf(out, "%s\n", model_text);
+    if (r->one_sweep)
+        fprintf(out, "Games of sweep %s only.\n", r->sweep);
+    else
+        fprintf(out, "Each variant pools the games of every sweep that "
+                "played it (--sweep NAME takes one).\n");
+    for (int i = 0; i < r->n_variants; i++)
+        print_text_variant(r, &r->variants[i], f, out);
+}

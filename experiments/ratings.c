@@ -233,6 +233,9 @@ static int unbounded_groups(const struct ratings_count *rows, int n_rows,
     int said = 0;
     for (int pass = 0; pass < 2; pass++) /* +infinite groups, then - */
         for (int g = 0; g < n; g++) {
+            int size = 0;
+            for (int i = 0; i < n; i++)
+                size += in[i] && group[i] == g;
             if (!in[g] || group[g] != g)
                 continue;
             int reached_from_outside = 0, reaches_outside = 0;
@@ -256,11 +259,10 @@ static int unbounded_groups(const struct ratings_count *rows, int n_rows,
             }
             if (len < msgsz)
                 len += (size_t)snprintf(
-                    msg + len, msgsz - len, pass == 0
-                    ? " won every game against the other agents (rating"
-                      " +infinite)"
-                    : " lost every game against the other agents (rating"
-                      " -infinite)");
+                    msg + len, msgsz - len, " %s every game against %s "
+                    "(rating%s %sinfinite)", pass == 0 ? "won" : "lost",
+                    size == 1 ? "the others" : "the agents not named here",
+                    size == 1 ? "" : "s", pass == 0 ? "+" : "-");
         }
     free(reach);
     free(group);

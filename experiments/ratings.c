@@ -377,6 +377,7 @@ int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
         if (!(next >= ll - 1e-12 * (1 + fabs(ll)))) {
             if (size < 1e-9) { /* at the maximum to rounding */
                 converged = 1;
+                evaluate(&p, x, g, info); /* info held its factor */
                 break;
             }
             snprintf(fit->message, sizeof fit->message, "no step raises the "
@@ -856,6 +857,18 @@ static const char *games_origin(const struct ratings *r,
     return buf;
 }
 
+/* Sets t up with n_columns headers and n_rows empty rows; 0 or -1. */
+static int table_init(struct report_table *t, const char *const *headers,
+                      int n_columns, int n_rows)
+{
+    memset(t, 0, sizeof *t);
+    t->n_columns = n_columns;
+    t->n_rows = n_rows;
+    memcpy(t->header, headers, sizeof *headers * (size_t)n_columns);
+    t->cells = xcalloc((size_t)n_rows, sizeof *t->cells);
+    return t->cells ? 0 : -1;
+}
+
 /* One agent's row: rank, agent, spec, games, score, elo, ci95, los_next
  * (table and Markdown); CSV puts the variant first and the interval in
  * two columns. */
@@ -935,10 +948,8 @@ static void print_text_variant(const struct ratings *r,
     }
     static const char *const headers[] = {"rank", "agent", "spec", "games",
                                           "score", "elo", "ci95", "los_next"};
-    struct report_table t = {8, v->n_agents, {0}, NULL};
-    memcpy(t.header, headers, sizeof headers);
-    t.cells = xcalloc((size_t)v->n_agents, sizeof *t.cells);
-    if (!t.cells)
+    struct report_table t;
+    if (table_init(&t, headers, 8, v->n_agents))
         return;
     for (int k = 0; k < v->n_agents; k++)
         fill_agent(v, k, 0, t.cells[k]);
@@ -954,10 +965,8 @@ static void print_csv(const struct ratings *r, FILE *out)
         "variant", "games", "sweeps", "pooled", "anchor", "anchor_spec",
         "anchor_elo", "status", "message", "first_move_elo", "first_move_lo",
         "first_move_hi", "draw_nu", "draw_nu_lo", "draw_nu_hi"};
-    struct report_table t = {15, r->n_variants, {0}, NULL};
-    memcpy(t.header, vheaders, sizeof vheaders);
-    t.cells = xcalloc((size_t)r->n_variants, sizeof *t.cells);
-    if (!t.cells)
+    struct report_table t;
+    if (table_init(&t, vheaders, 15, r->n_variants))
         return;
     int rows = 0;
     for (int i = 0; i < r->n_variants; i++) {
@@ -991,10 +1000,8 @@ static void print_csv(const struct ratings *r, FILE *out)
     static const char *const aheaders[] = {
         "variant", "rank", "agent", "spec", "games", "score", "elo", "elo_lo",
         "elo_hi", "los_next"};
-    struct report_table u = {10, rows, {0}, NULL};
-    memcpy(u.header, aheaders, sizeof aheaders);
-    u.cells = xcalloc((size_t)rows, sizeof *u.cells);
-    if (!u.cells)
+    struct report_table u;
+    if (table_init(&u, aheaders, 10, rows))
         return;
     for (int i = 0, row = 0; i < r->n_variants; i++)
         for (int k = 0; k < r->variants[i].n_agents; k++)

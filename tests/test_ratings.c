@@ -113,6 +113,15 @@ static void test_two_agents_no_draws_interval(void **state)
     assert_float_equal(ratings_los(&fit, 0, 1), 0.5 * erfc(-d / se / sqrt(2)),
                        1e-9);
     ratings_fit_free(&fit);
+    /* a million times the games (a log-likelihood near -10^8): the same
+     * estimates, the standard error a thousandth */
+    struct ratings_count big[] = {{0, 1, 30000000, 0, 10000000},
+                                  {1, 0, 20000000, 0, 20000000}};
+    fit = fit_rows(big, 2, 2);
+    assert_int_equal(fit.status, RATINGS_OK);
+    assert_float_equal(fit.elo[1], -d, 1e-6);
+    assert_float_equal(fit.se[1], se / 1000, 1e-9);
+    ratings_fit_free(&fit);
 }
 
 /* ---- an independent naive maximiser ------------------------------------ */

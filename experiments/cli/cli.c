@@ -134,8 +134,11 @@ int cli_parse_format(const struct cli_command *cmd, const char *text)
     return -1;
 }
 
-int cli_sweep_exists(sqlite3 *db, const char *path, const char *name,
-                     const char *command)
+/* Whether db (opened from path) holds a sweep named `name`; if not, says
+ * so with the names of the sweeps it does hold. Returns 1 if found, 0 if
+ * not, -1 on an error (said). */
+static int sweep_exists(sqlite3 *db, const char *path, const char *name,
+                        const char *command)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db, "SELECT name FROM sweeps GROUP BY name "
@@ -166,6 +169,19 @@ int cli_sweep_exists(sqlite3 *db, const char *path, const char *name,
                 command, path, name, n ? "its sweeps: " : "it holds no sweeps",
                 n ? held : "");
     return found;
+}
+
+int cli_open_sweep(const char *path, const char *sweep, const char *command,
+                   struct store **st)
+{
+    if (cli_open_readonly(path, st) != 0)
+        return -1;
+    if (sweep && sweep_exists(store_db(*st), path, sweep, command) != 1) {
+        store_close(*st);
+        *st = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int cli_finish_output(FILE *out, const char *command, const char *name)

@@ -15,8 +15,6 @@
 
 #include <stdio.h>
 
-#include <sqlite3.h>
-
 #include "game.h"
 
 struct store;
@@ -70,11 +68,12 @@ int cli_open_readonly(const char *path, struct store **st);
  * order of enum report_format), or -1 after a usage error naming them. */
 int cli_parse_format(const struct cli_command *cmd, const char *text);
 
-/* Whether db (opened from path) holds a sweep named `name`; if not, says
- * so on stderr ("rulelab COMMAND: ...") with the names of the sweeps it
- * does hold. Returns 1 if found, 0 if not, -1 on an error (said). */
-int cli_sweep_exists(sqlite3 *db, const char *path, const char *name,
-                     const char *command);
+/* cli_open_readonly, then, if sweep is not NULL, checks that the database
+ * holds a sweep of that name; if not, says so on stderr ("rulelab
+ * COMMAND: ...") with the names of the sweeps it does hold. Returns 0
+ * with *st open, or -1 (said, and nothing left open). */
+int cli_open_sweep(const char *path, const char *sweep, const char *command,
+                   struct store **st);
 
 /* Ends a command's output: flushes out and checks that every write
  * succeeded (a full disk, /dev/full, a closed pipe), closing it unless it

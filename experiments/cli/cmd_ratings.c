@@ -54,13 +54,8 @@ static int run_ratings(int argc, char **argv)
         && parse_anchor(anchor_text, anchor, sizeof anchor, &anchor_elo))
         return CLI_USAGE;
     struct store *st;
-    if (cli_open_readonly(pos[0], &st) != 0)
+    if (cli_open_sweep(pos[0], sweep, "ratings", &st) != 0)
         return CLI_FAIL;
-    if (sweep
-        && cli_sweep_exists(store_db(st), pos[0], sweep, "ratings") != 1) {
-        store_close(st);
-        return CLI_FAIL;
-    }
     struct ratings r;
     char err[4096] = "";
     if (ratings_build(store_db(st), sweep, anchor_text ? anchor : NULL,

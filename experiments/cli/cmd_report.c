@@ -32,13 +32,8 @@ static int run_report(int argc, char **argv)
     if (f < 0)
         return CLI_USAGE;
     struct store *st;
-    if (cli_open_readonly(pos[0], &st) != 0)
+    if (cli_open_sweep(pos[0], sweep, "report", &st) != 0)
         return CLI_FAIL;
-    if (sweep
-        && cli_sweep_exists(store_db(st), pos[0], sweep, "report") != 1) {
-        store_close(st);
-        return CLI_FAIL;
-    }
     struct report r;
     char err[1024] = "";
     if (report_build(store_db(st), sweep, &r, err, sizeof err) != 0) {

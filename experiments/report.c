@@ -498,17 +498,10 @@ void report_free(struct report *r)
 
 /* ---- printing ------------------------------------------------------------ */
 
-#define MAX_COLUMNS 16
-
-struct table {
-    int n_columns, n_rows;
-    const char *header[MAX_COLUMNS];
-    char (*cells)[MAX_COLUMNS][VARIANT_TEXT_MAX];
-};
-
-static void table_print(const struct table *t, enum report_format f, FILE *out)
+void report_table_print(const struct report_table *t, enum report_format f,
+                        FILE *out)
 {
-    int width[MAX_COLUMNS];
+    int width[REPORT_MAX_COLUMNS];
     for (int c = 0; c < t->n_columns; c++) {
         width[c] = (int)strlen(t->header[c]);
         for (int i = 0; i < t->n_rows; i++) {
@@ -581,7 +574,7 @@ static void print_rows(const char *title, const struct report_row *rows, int n,
         "variant", "seat0", "seat1", "games", "s0_wins", "s1_wins",
         "draws_rules", "draws_cap", "mean_plies", "median_plies", "s0_score",
         "s0_ci95", "p", "p_holm", "stop", "reasons"};
-    struct table t = {0};
+    struct report_table t = {0};
     for (int c = 0; c < 16; c++)
         if (with_agents || (c != 1 && c != 2))
             t.header[t.n_columns++] = headers[c];
@@ -597,7 +590,7 @@ static void print_rows(const char *title, const struct report_row *rows, int n,
         fprintf(out, "\n%s\n", title);
     else
         fprintf(out, "%s# %s\n", title[0] == 'c' ? "" : "\n", title);
-    table_print(&t, f, out);
+    report_table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -606,7 +599,7 @@ static void print_pairs(const struct report *r, enum report_format f,
 {
     static const char *const headers[] = {"variant", "agent", "opponent",
                                           "games", "score", "ci95", "stop"};
-    struct table t = {7, r->n_pairs, {0}, NULL};
+    struct report_table t = {7, r->n_pairs, {0}, NULL};
     memcpy(t.header, headers, sizeof headers);
     t.cells = calloc((size_t)(r->n_pairs ? r->n_pairs : 1), sizeof *t.cells);
     if (!t.cells)
@@ -634,7 +627,7 @@ static void print_pairs(const struct report *r, enum report_format f,
         fprintf(out, "\n%s\n", title);
     else
         fprintf(out, "\n# pairs\n");
-    table_print(&t, f, out);
+    report_table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -681,7 +674,7 @@ static int utf8_length(const unsigned char *s, int *bad)
  * subsequence (agent names and sweep texts are whatever bytes the sweep
  * file held) written as U+FFFD, so the output is always valid JSON in
  * UTF-8. */
-static void json_string(FILE *out, const char *text)
+void report_json_string(FILE *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)text;
     fputc('"', out);
@@ -737,15 +730,15 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
     for (int i = 0; i < n; i++) {
         const struct report_row *r = &rows[i];
         fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-        json_string(out, r->variant);
+        report_json_string(out, r->variant);
         fprintf(out, ", \"short_variant\": ");
-        json_string(out, r->short_variant);
+        report_json_string(out, r->short_variant);
         if (with_agents)
             for (int k = 0; k < 2; k++) {
                 fprintf(out, ", \"seat%d\": ", k);
-                json_string(out, r->agent[k]);
+                report_json_string(out, r->agent[k]);
                 fprintf(out, ", \"seat%d_spec\": ", k);
-                json_string(out, r->spec[k]);
+                report_json_string(out, r->spec[k]);
             }
         fprintf(out, ", \"games\": %ld, \"s0_wins\": %ld, \"s1_wins\": %ld, "
                 "\"draws_rules\": %ld, \"draws_cap\": %ld, \"mean_plies\": %.3f,"
@@ -761,7 +754,7 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
         if (with_agents)
             json_stop(out, r);
         fprintf(out, "\"reasons\": ");
-        json_string(out, r->reasons);
+        report_json_string(out, r->reasons);
         fputc('}', out);
     }
     fprintf(out, "\n  ]");
@@ -773,7 +766,7 @@ static void print_claims(const struct report *r, enum report_format f,
     static const char *const headers[] = {
         "variant", "question", "plies", "node_budget", "positions",
         "proven_win", "proven_not", "unknown", "win_share", "win_ci95"};
-    struct table t = {10, r->n_claims, {0}, NULL};
+    struct report_table t = {10, r->n_claims, {0}, NULL};
     memcpy(t.header, headers, sizeof headers);
     t.cells = calloc((size_t)(r->n_claims ? r->n_claims : 1), sizeof *t.cells);
     if (!t.cells)
@@ -801,7 +794,7 @@ static void print_claims(const struct report *r, enum report_format f,
         fprintf(out, "\n%s\n", title);
     else
         fprintf(out, "\n# claims\n");
-    table_print(&t, f, out);
+    report_table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -816,11 +809,11 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         for (int i = 0; i < r->n_pairs; i++) {
             const struct pair_row *p = &r->pairs[i];
             fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-            json_string(out, p->variant);
+            report_json_string(out, p->variant);
             fprintf(out, ", \"agent\": ");
-            json_string(out, p->agent[0]);
+            report_json_string(out, p->agent[0]);
             fprintf(out, ", \"opponent\": ");
-            json_string(out, p->agent[1]);
+            report_json_string(out, p->agent[1]);
             fprintf(out, ", \"games\": %ld, \"score\": %.6f, ", p->games,
                     p->score);
             if (p->fixed_sample)
@@ -833,9 +826,9 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         for (int i = 0; i < r->n_claims; i++) {
             const struct claim_row *c = &r->claims[i];
             fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-            json_string(out, c->variant);
+            report_json_string(out, c->variant);
             fprintf(out, ", \"question\": ");
-            json_string(out, c->question);
+            report_json_string(out, c->question);
             fprintf(out, ", \"plies\": %d, \"node_budget\": %ld, "
                     "\"positions\": %ld, \"proven_win\": %ld, "
                     "\"proven_not\": %ld, \"unknown\": %ld, \"win_share\": "

@@ -104,6 +104,25 @@ void report_stop_text(const struct report_row *r, char *out, size_t n);
 
 void report_print(const struct report *r, enum report_format f, FILE *out);
 
+/* A table of text cells, printed aligned (table), as CSV (quoted where
+ * needed) or as Markdown; what the report and the ratings print through. */
+#define REPORT_MAX_COLUMNS 16
+
+struct report_table {
+    int n_columns, n_rows;
+    const char *header[REPORT_MAX_COLUMNS];
+    char (*cells)[REPORT_MAX_COLUMNS][VARIANT_TEXT_MAX]; /* n_rows rows */
+};
+
+/* Prints t's header and rows in format f (not REPORT_JSON). */
+void report_table_print(const struct report_table *t, enum report_format f,
+                        FILE *out);
+
+/* Writes text as a JSON string (RFC 8259): quotes, backslashes and control
+ * characters escaped, each ill-formed UTF-8 subsequence as U+FFFD, so the
+ * output is valid JSON in UTF-8 whatever bytes text holds. */
+void report_json_string(FILE *out, const char *text);
+
 /* The variant with only the keys that differ from the defaults:
  * "tafl(first=defenders)", or "tafl" for all defaults. */
 void report_short_variant(const char *canonical, char *out, size_t n);

@@ -26,7 +26,7 @@ check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
 check "no command"         2 "usage: rulelab"        -- "$bin"
 check "main help"          0 "perft"                 -- "$bin" --help
 check "unknown command"    2 "unknown command 'frob'" -- "$bin" frob
-for cmd in list perft show bench play run report replay export solve verify claim; do
+for cmd in list perft show bench play run report ratings replay export solve verify claim; do
     check "$cmd --help"    0 "usage: rulelab $cmd"   -- "$bin" "$cmd" --help
 done
 check "unknown option"     2 "unknown option '--bogus'" -- "$bin" perft tafl 1 --bogus
@@ -93,6 +93,20 @@ check "run dry-run"        0 "cells x 40 games"      -- "$bin" run "$(dirname "$
 check "report no db"       1 "rulelab: "             -- "$bin" report /nonexistent.db
 check "report bad format"  2 "--format must be"      -- "$bin" report x.db --format xml
 check "export needs csv"   2 "needs DB and --csv"    -- "$bin" export x.db
+check "ratings bad format" 2 "--format must be"      -- "$bin" ratings x.db --format xml
+check "ratings bad anchor" 2 "--anchor takes SPEC=ELO" -- "$bin" ratings x.db --anchor random
+check "ratings no db"      1 "rulelab: "             -- "$bin" ratings /nonexistent.db
+# ratings on a small sweep: random against a weak MCTS, both seat orders
+dir=$(mktemp -d)
+printf '[sweep]\nname = rate\ngames = 20\nmax_plies = 40\n[game tafl]\n[agents]\nr = random\nm = mcts(iterations=5)\n' >"$dir/rate.ini"
+"$bin" run "$dir/rate.ini" --db "$dir/rate.db" --threads 1 --quiet >/dev/null 2>&1
+check "ratings table"      0 "anchor: r = 0 (default: random at 0)" -- "$bin" ratings "$dir/rate.db"
+check "ratings from sweep" 0 "40 games, from sweep rate (seed 1)" -- "$bin" ratings "$dir/rate.db" --sweep rate
+check "ratings json"       0 '"first_move_elo": '   -- "$bin" ratings "$dir/rate.db" --format json
+check "ratings anchor"     0 "anchor: m = 100 (--anchor)" -- "$bin" ratings "$dir/rate.db" --anchor "mcts(iterations=5)=100"
+check "ratings unknown anchor" 1 "no agent 'zz'"     -- "$bin" ratings "$dir/rate.db" --anchor zz=0
+check "ratings unknown sweep" 1 "holds no sweep named 'nope'" -- "$bin" ratings "$dir/rate.db" --sweep nope
+rm -rf "$dir"
 for f in "$(dirname "$0")"/../experiments/sweeps/*.ini; do
     check "sweep $(basename "$f") parses" 0 "games" -- "$bin" run "$f" --dry-run
 done

@@ -19,10 +19,9 @@
 #include "store.h"
 
 static const struct cli_command *const commands[] = {
-    &cmd_run, &cmd_report, &cmd_replay, &cmd_export, &cmd_play,
-    &cmd_solve, &cmd_verify, &cmd_claim, &cmd_list, &cmd_show, &cmd_perft, &cmd_bench,
-    &cmd_migrate,
-    NULL};
+    &cmd_run, &cmd_report, &cmd_ratings, &cmd_replay, &cmd_export,
+    &cmd_play, &cmd_solve, &cmd_verify, &cmd_claim, &cmd_list, &cmd_show,
+    &cmd_perft, &cmd_bench, &cmd_migrate, NULL};
 
 /* Writes the program's usage, with each command's one-line summary, to f. */
 static void print_main_usage(FILE *f)
@@ -119,6 +118,67 @@ int cli_open_readonly(const char *path, struct store **st)
     char err[1024];
     if (store_open(path, 1, st, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_parse_format(const struct cli_command *cmd, const char *text)
+{
+    static const char *const names[] = {"table", "csv", "json", "markdown"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(text, names[i]) == 0)
+            return i;
+    cli_usage_error(cmd, "--format must be table, csv, json or markdown, not"
+                    " '%s'", text);
+    return -1;
+}
+
+/* Whether db (opened from path) holds a sweep named `name`; if not, says
+ * so with the names of the sweeps it does hold. Returns 1 if found, 0 if
+ * not, -1 on an error (said). */
+static int sweep_exists(sqlite3 *db, const char *path, const char *name,
+                        const char *command)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sweeps GROUP BY name "
+                           "ORDER BY MIN(id)", -1, &q, NULL) != SQLITE_OK) {
+        fprintf(stderr, "rulelab %s: %s: %s\n", command, path,
+                sqlite3_errmsg(db));
+        return -1;
+    }
+    char held[1024] = "";
+    size_t len = 0;
+    int found = 0, n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *each = (const char *)sqlite3_column_text(q, 0);
+        found |= strcmp(each, name) == 0;
+        if (len < sizeof held)
+            len += (size_t)snprintf(held + len, sizeof held - len, "%s%s",
+                                    n ? ", " : "", each);
+        n++;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        fprintf(stderr, "rulelab %s: %s: %s\n", command, path,
+                sqlite3_errmsg(db));
+        return -1;
+    }
+    if (!found)
+        fprintf(stderr, "rulelab %s: %s holds no sweep named '%s'; %s%s\n",
+                command, path, name, n ? "its sweeps: " : "it holds no sweeps",
+                n ? held : "");
+    return found;
+}
+
+int cli_open_sweep(const char *path, const char *sweep, const char *command,
+                   struct store **st)
+{
+    if (cli_open_readonly(path, st) != 0)
+        return -1;
+    if (sweep && sweep_exists(store_db(*st), path, sweep, command) != 1) {
+        store_close(*st);
+        *st = NULL;
         return -1;
     }
     return 0;

@@ -64,6 +64,17 @@ int cli_setup(const char *variant_text, const char *position,
  * "rulelab: " and why on stderr. */
 int cli_open_readonly(const char *path, struct store **st);
 
+/* Reads a --format value: the index of table, csv, json or markdown (the
+ * order of enum report_format), or -1 after a usage error naming them. */
+int cli_parse_format(const struct cli_command *cmd, const char *text);
+
+/* cli_open_readonly, then, if sweep is not NULL, checks that the database
+ * holds a sweep of that name; if not, says so on stderr ("rulelab
+ * COMMAND: ...") with the names of the sweeps it does hold. Returns 0
+ * with *st open, or -1 (said, and nothing left open). */
+int cli_open_sweep(const char *path, const char *sweep, const char *command,
+                   struct store **st);
+
 /* Ends a command's output: flushes out and checks that every write
  * succeeded (a full disk, /dev/full, a closed pipe), closing it unless it
  * is stdout. Returns 0, or -1 after printing "rulelab COMMAND: writing
@@ -83,7 +94,7 @@ void cli_print_legal_moves(const struct game *g, const void *st);
 /* The commands, each defined in its cmd_<name>.c. */
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
     cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,
-    cmd_verify, cmd_claim, cmd_migrate;
+    cmd_verify, cmd_claim, cmd_migrate, cmd_ratings;
 
 /* Dispatches argv (argv[0] the program) to a command and returns the exit
  * status: the command's, or CLI_FAIL when a command that succeeded could

@@ -12,39 +12,6 @@
 #include "report.h"
 #include "store.h"
 
-/* Whether db holds a sweep named `name`; if not, says so with the names of
- * the sweeps it does hold. Returns 1 if found, 0 if not, -1 on an error. */
-static int sweep_exists(sqlite3 *db, const char *path, const char *name)
-{
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, "SELECT name FROM sweeps GROUP BY name "
-                           "ORDER BY MIN(id)", -1, &q, NULL) != SQLITE_OK) {
-        fprintf(stderr, "rulelab report: %s: %s\n", path, sqlite3_errmsg(db));
-        return -1;
-    }
-    char held[1024] = "";
-    size_t len = 0;
-    int found = 0, n = 0, rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        const char *each = (const char *)sqlite3_column_text(q, 0);
-        found |= strcmp(each, name) == 0;
-        if (len < sizeof held)
-            len += (size_t)snprintf(held + len, sizeof held - len, "%s%s",
-                                    n ? ", " : "", each);
-        n++;
-    }
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE) {
-        fprintf(stderr, "rulelab report: %s: %s\n", path, sqlite3_errmsg(db));
-        return -1;
-    }
-    if (!found)
-        fprintf(stderr, "rulelab report: %s holds no sweep named '%s'; %s%s\n",
-                path, name, n ? "its sweeps: " : "it holds no sweeps",
-                n ? held : "");
-    return found;
-}
-
 /* `rulelab report` (the run contract of struct cli_command): the report
  * of DB (or of one sweep) in the chosen format on stdout; CLI_FAIL when
  * the database cannot be read, the sweep is not in it or the output is
@@ -61,21 +28,12 @@ static int run_report(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     if (npos != 1)
         return cli_usage_error(&cmd_report, "needs a database");
-    static const char *const names[] = {"table", "csv", "json", "markdown"};
-    int f = -1;
-    for (int i = 0; i < 4; i++)
-        if (strcmp(format, names[i]) == 0)
-            f = i;
+    int f = cli_parse_format(&cmd_report, format);
     if (f < 0)
-        return cli_usage_error(&cmd_report, "--format must be table, csv, json"
-                               " or markdown, not '%s'", format);
+        return CLI_USAGE;
     struct store *st;
-    if (cli_open_readonly(pos[0], &st) != 0)
+    if (cli_open_sweep(pos[0], sweep, "report", &st) != 0)
         return CLI_FAIL;
-    if (sweep && sweep_exists(store_db(st), pos[0], sweep) != 1) {
-        store_close(st);
-        return CLI_FAIL;
-    }
     struct report r;
     char err[1024] = "";
     if (report_build(store_db(st), sweep, &r, err, sizeof err) != 0) {

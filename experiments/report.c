@@ -554,6 +554,21 @@ static void fill_trend(struct trend_row *o, const struct report_row *const *c,
         o->score_p = o->draw_p = NAN;
 }
 
+/* Makes room in *items (n used of *cap, each size bytes) for one more.
+ * Returns 0, or -1 (nothing changed) if memory could not be had. */
+static int grow(void **items, int n, int *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    int bigger = *cap ? 2 * *cap : 8;
+    void *grown = realloc(*items, size * (size_t)bigger);
+    if (!grown)
+        return -1;
+    *items = grown;
+    *cap = bigger;
+    return 0;
+}
+
 struct member {
     int cell, value;
 };
@@ -599,14 +614,9 @@ static int build_compared(struct report *r)
             qsort(m, (size_t)count, sizeof *m, member_cmp);
             const struct param_spec *ps = &g->params[k];
             for (int a = 0; a + 1 < count; a++) {
-                if (r->n_compares == cap_c) {
-                    cap_c = cap_c ? 2 * cap_c : 8;
-                    void *grown = realloc(r->compares,
-                                          sizeof *r->compares * (size_t)cap_c);
-                    if (!grown)
-                        goto done;
-                    r->compares = grown;
-                }
+                if (grow((void **)&r->compares, r->n_compares, &cap_c,
+                         sizeof *r->compares))
+                    goto done;
                 fill_compare(&r->compares[r->n_compares++],
                              &r->cells[m[a].cell], &r->cells[m[a + 1].cell],
                              ps, m[a].value, m[a + 1].value);
@@ -614,14 +624,9 @@ static int build_compared(struct report *r)
             if (ps->type != PARAM_INT || count < 3
                 || count > REPORT_TREND_MAX)
                 continue;
-            if (r->n_trends == cap_t) {
-                cap_t = cap_t ? 2 * cap_t : 4;
-                void *grown = realloc(r->trends,
-                                      sizeof *r->trends * (size_t)cap_t);
-                if (!grown)
-                    goto done;
-                r->trends = grown;
-            }
+            if (grow((void **)&r->trends, r->n_trends, &cap_t,
+                     sizeof *r->trends))
+                goto done;
             const struct report_row *cells[REPORT_TREND_MAX];
             int values[REPORT_TREND_MAX];
             for (int a = 0; a < count; a++) {
@@ -1037,6 +1042,28 @@ static void p_text(char *out, int valid, double p)
         snprintf(out, VARIANT_TEXT_MAX, "n/a");
 }
 
+/* A table of n_rows rows under headers (n_columns of them), its cells
+ * zeroed. Returns 0, or -1 if memory could not be had. */
+static int table_new(struct report_table *t, const char *const *headers,
+                     int n_columns, int n_rows)
+{
+    memset(t, 0, sizeof *t);
+    t->n_columns = n_columns;
+    t->n_rows = n_rows;
+    memcpy(t->header, headers, sizeof *headers * (size_t)n_columns);
+    t->cells = calloc((size_t)(n_rows ? n_rows : 1), sizeof *t->cells);
+    return t->cells ? 0 : -1;
+}
+
+/* The first three cells of a comparison or trend row: sweep and agents. */
+static void fill_who(char (*row)[VARIANT_TEXT_MAX], const char *sweep,
+                     const char (*agent)[VARIANT_TEXT_MAX])
+{
+    snprintf(row[0], VARIANT_TEXT_MAX, "%s", sweep);
+    snprintf(row[1], VARIANT_TEXT_MAX, "%s", agent[0]);
+    snprintf(row[2], VARIANT_TEXT_MAX, "%s", agent[1]);
+}
+
 static void print_compared(const struct report *r, enum report_format f,
                            FILE *out)
 {
@@ -1044,18 +1071,13 @@ static void print_compared(const struct report *r, enum report_format f,
         "sweep", "seat0", "seat1", "variant", "change", "games", "s0_score",
         "s0_diff", "s0_diff_ci95", "p", "draw_rate", "draw_diff",
         "draw_diff_ci95", "draw_p"};
-    struct report_table t = {14, r->n_compares, {0}, NULL};
-    memcpy(t.header, headers, sizeof headers);
-    t.cells = calloc((size_t)(r->n_compares ? r->n_compares : 1),
-                     sizeof *t.cells);
-    if (!t.cells)
+    struct report_table t;
+    if (table_new(&t, headers, 14, r->n_compares))
         return;
     for (int i = 0; i < r->n_compares; i++) {
         const struct compare_row *c = &r->compares[i];
         char (*row)[VARIANT_TEXT_MAX] = t.cells[i];
-        snprintf(row[0], VARIANT_TEXT_MAX, "%s", c->sweep);
-        snprintf(row[1], VARIANT_TEXT_MAX, "%s", c->agent[0]);
-        snprintf(row[2], VARIANT_TEXT_MAX, "%s", c->agent[1]);
+        fill_who(row, c->sweep, c->agent);
         snprintf(row[3], VARIANT_TEXT_MAX, "%s",
                  f == REPORT_CSV ? c->variant[0] : c->short_variant[0]);
         snprintf(row[4], VARIANT_TEXT_MAX, "%s %s->%s", c->param,
@@ -1105,17 +1127,13 @@ static void print_trends(const struct report *r, enum report_format f,
         "sweep", "seat0", "seat1", "variant", "param", "values", "games",
         "s0_scores", "s0_slope", "s0_trend_p", "draw_rates", "draw_slope",
         "draw_trend_p"};
-    struct report_table t = {13, r->n_trends, {0}, NULL};
-    memcpy(t.header, headers, sizeof headers);
-    t.cells = calloc((size_t)(r->n_trends ? r->n_trends : 1), sizeof *t.cells);
-    if (!t.cells)
+    struct report_table t;
+    if (table_new(&t, headers, 13, r->n_trends))
         return;
     for (int i = 0; i < r->n_trends; i++) {
         const struct trend_row *c = &r->trends[i];
         char (*row)[VARIANT_TEXT_MAX] = t.cells[i];
-        snprintf(row[0], VARIANT_TEXT_MAX, "%s", c->sweep);
-        snprintf(row[1], VARIANT_TEXT_MAX, "%s", c->agent[0]);
-        snprintf(row[2], VARIANT_TEXT_MAX, "%s", c->agent[1]);
+        fill_who(row, c->sweep, c->agent);
         snprintf(row[3], VARIANT_TEXT_MAX, "%s", c->short_variant);
         snprintf(row[4], VARIANT_TEXT_MAX, "%s", c->param);
         list_text(row[5], c->value, NULL, NULL, c->k);

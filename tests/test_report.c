@@ -332,6 +332,18 @@ static void test_ci_stopped_cell_is_flagged(void **state)
 
 /* ---- variants compared ---------------------------------------------------- */
 
+/* The report r printed in format f, in a buffer the caller frees. */
+static char *printed(const struct report *r, enum report_format f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    report_print(r, f, out);
+    fclose(out);
+    return buf;
+}
+
 static void test_variants_compared(void **state)
 {
     (void)state;
@@ -430,11 +442,7 @@ static void test_variants_compared(void **state)
                        "\"s0_slope\": -0.15, \"s0_trend_p\": 0.179168"}},
     };
     for (size_t k = 0; k < sizeof formats / sizeof *formats; k++) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *out = open_memstream(&buf, &len);
-        report_print(&r, formats[k].f, out);
-        fclose(out);
+        char *buf = printed(&r, formats[k].f);
         for (int i = 0; i < 3; i++)
             if (!strstr(buf, formats[k].want[i]))
                 fail_msg("format %zu lacks '%s' in:\n%s", k,
@@ -460,11 +468,7 @@ static void test_variants_compared(void **state)
     assert_true(isnan(r.compares[1].score_lo) && isnan(r.compares[1].draw_p));
     assert_int_equal(r.trends[0].fixed_sample, 0);
     assert_true(isnan(r.trends[0].score_p));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    report_print(&r, REPORT_JSON, out);
-    fclose(out);
+    char *buf = printed(&r, REPORT_JSON);
     assert_non_null(strstr(buf, "\"s0_diff_ci95\": null, \"p\": null"));
     assert_non_null(strstr(buf, "\"s0_trend_p\": null"));
     free(buf);

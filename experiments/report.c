@@ -78,7 +78,8 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
              " SUM(g.result = 'seat1'),"
              " SUM(g.result = 'draw' AND g.reason <> 'ply_cap'),"
              " SUM(g.result = 'draw' AND g.reason = 'ply_cap'), AVG(g.plies),"
-             " s.name%s GROUP BY %s ORDER BY MIN(c.id)", key, from_where, key);
+             " s.name, AVG(g.plies * g.plies)%s GROUP BY %s ORDER BY MIN(c.id)",
+             key, from_where, key);
     sqlite3_stmt *q;
     if (prepare_for_sweep(db, sql, sweep, &q, err, errsz))
         return -1;
@@ -117,6 +118,12 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
         r->draws_rules = sqlite3_column_int64(q, 9);
         r->draws_cap = sqlite3_column_int64(q, 10);
         r->mean_plies = sqlite3_column_double(q, 11);
+        /* The sample variance from the mean square (plies are small
+         * whole numbers, so the difference keeps its digits). */
+        double games = (double)r->games;
+        double var = (sqlite3_column_double(q, 13)
+                      - r->mean_plies * r->mean_plies) * games / (games - 1.0);
+        r->sd_plies = games > 1.0 && var > 0.0 ? sqrt(var) : 0.0;
         if (sqlite3_column_type(q, 0) == SQLITE_INTEGER) /* cells only */
             snprintf(r->sweep, sizeof r->sweep, "%s",
                      sqlite3_column_text(q, 12));
@@ -1042,6 +1049,33 @@ static void p_text(char *out, int valid, double p)
         snprintf(out, VARIANT_TEXT_MAX, "n/a");
 }
 
+void report_metrics(const struct report_row *c, struct report_metrics *m)
+{
+    double n = (double)c->games;
+    struct {
+        double share, *lo, *hi;
+        long count;
+    } part[3] = {
+        {0, &m->decisive_lo, &m->decisive_hi, c->wins[0] + c->wins[1]},
+        {0, &m->rule_draws_lo, &m->rule_draws_hi, c->draws_rules},
+        {0, &m->cap_draws_lo, &m->cap_draws_hi, c->draws_cap}};
+    for (int k = 0; k < 3; k++) {
+        if (c->fixed_sample)
+            stats_wilson((double)part[k].count, n, 1.959963984540054,
+                         part[k].lo, part[k].hi);
+        else
+            *part[k].lo = *part[k].hi = NAN;
+    }
+    m->decisive = n > 0 ? (double)part[0].count / n : NAN;
+    m->rule_draws = n > 0 ? (double)c->draws_rules / n : NAN;
+    m->cap_draws = n > 0 ? (double)c->draws_cap / n : NAN;
+    m->mean_plies = c->mean_plies;
+    m->median_plies = c->median_plies;
+    double half = n > 0 ? 1.959963984540054 * c->sd_plies / sqrt(n) : NAN;
+    m->mean_lo = c->fixed_sample ? c->mean_plies - half : NAN;
+    m->mean_hi = c->fixed_sample ? c->mean_plies + half : NAN;
+}
+
 /* A table of n_rows rows under headers (n_columns of them), its cells
  * zeroed. Returns 0, or -1 if memory could not be had. */
 static int table_new(struct report_table *t, const char *const *headers,
@@ -1152,6 +1186,99 @@ static void print_trends(const struct report *r, enum report_format f,
     free(t.cells);
 }
 
+static void share_text(char (*row)[VARIANT_TEXT_MAX], double share,
+                       double lo, double hi, int valid)
+{
+    snprintf(row[0], VARIANT_TEXT_MAX, "%.3f", share);
+    if (valid)
+        snprintf(row[1], VARIANT_TEXT_MAX, "%.3f-%.3f", lo, hi);
+    else
+        snprintf(row[1], VARIANT_TEXT_MAX, "n/a");
+}
+
+static void print_metrics(const struct report *r, enum report_format f,
+                          FILE *out)
+{
+    static const char *const headers[] = {
+        "variant", "seat0", "seat1", "games", "decisive", "decisive_ci95",
+        "draws_rules", "draws_rules_ci95", "draws_cap", "draws_cap_ci95",
+        "mean_plies", "mean_plies_ci95", "median_plies"};
+    struct report_table t;
+    if (table_new(&t, headers, 13, r->n_cells))
+        return;
+    for (int i = 0; i < r->n_cells; i++) {
+        const struct report_row *c = &r->cells[i];
+        char (*row)[VARIANT_TEXT_MAX] = t.cells[i];
+        struct report_metrics m;
+        report_metrics(c, &m);
+        snprintf(row[0], VARIANT_TEXT_MAX, "%s",
+                 f == REPORT_CSV ? c->variant : c->short_variant);
+        snprintf(row[1], VARIANT_TEXT_MAX, "%s", c->agent[0]);
+        snprintf(row[2], VARIANT_TEXT_MAX, "%s", c->agent[1]);
+        snprintf(row[3], VARIANT_TEXT_MAX, "%ld", c->games);
+        share_text(row + 4, m.decisive, m.decisive_lo, m.decisive_hi,
+                   c->fixed_sample);
+        share_text(row + 6, m.rule_draws, m.rule_draws_lo, m.rule_draws_hi,
+                   c->fixed_sample);
+        share_text(row + 8, m.cap_draws, m.cap_draws_lo, m.cap_draws_hi,
+                   c->fixed_sample);
+        snprintf(row[10], VARIANT_TEXT_MAX, "%.1f", m.mean_plies);
+        if (c->fixed_sample)
+            snprintf(row[11], VARIANT_TEXT_MAX, "%.1f-%.1f", m.mean_lo,
+                     m.mean_hi);
+        else
+            snprintf(row[11], VARIANT_TEXT_MAX, "n/a");
+        snprintf(row[12], VARIANT_TEXT_MAX, "%.1f", m.median_plies);
+    }
+    section_title("game metrics per cell: decisive (won by either seat), "
+                  "drawn by the rules, drawn by the ply cap (shares of games, "
+                  "95% Wilson), length in plies (mean with 95% interval, "
+                  "median)", "metrics", f, out);
+    report_table_print(&t, f, out);
+    free(t.cells);
+}
+
+/* A JSON pair [lo, hi], or null. */
+static void json_interval(FILE *out, int valid, double lo, double hi)
+{
+    if (valid)
+        fprintf(out, "[%.6f, %.6f]", lo, hi);
+    else
+        fprintf(out, "null");
+}
+
+static void json_metrics(const struct report *r, FILE *out)
+{
+    fprintf(out, ",\n  \"metrics\": [");
+    for (int i = 0; i < r->n_cells; i++) {
+        const struct report_row *c = &r->cells[i];
+        struct report_metrics m;
+        report_metrics(c, &m);
+        int ok = c->fixed_sample;
+        fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
+        report_json_string(out, c->variant);
+        for (int k = 0; k < 2; k++) {
+            fprintf(out, ", \"seat%d\": ", k);
+            report_json_string(out, c->agent[k]);
+        }
+        fprintf(out, ", \"games\": %ld, \"decisive\": %.6f, "
+                "\"decisive_ci95\": ", c->games, m.decisive);
+        json_interval(out, ok, m.decisive_lo, m.decisive_hi);
+        fprintf(out, ", \"draws_rules\": %.6f, \"draws_rules_ci95\": ",
+                m.rule_draws);
+        json_interval(out, ok, m.rule_draws_lo, m.rule_draws_hi);
+        fprintf(out, ", \"draws_cap\": %.6f, \"draws_cap_ci95\": ",
+                m.cap_draws);
+        json_interval(out, ok, m.cap_draws_lo, m.cap_draws_hi);
+        fprintf(out, ", \"mean_plies\": %.6f, \"mean_plies_ci95\": ",
+                m.mean_plies);
+        json_interval(out, ok, m.mean_lo, m.mean_hi);
+        fprintf(out, ", \"median_plies\": %.1f, \"fixed_sample\": %s}",
+                m.median_plies, ok ? "true" : "false");
+    }
+    fprintf(out, "\n  ]");
+}
+
 static void json_number(FILE *out, int valid, double v)
 {
     if (valid)
@@ -1185,18 +1312,12 @@ static void json_compared(const struct report *r, FILE *out)
         fprintf(out, ", \"games\": [%ld, %ld], \"s0_score\": [%.6f, %.6f], "
                 "\"s0_diff\": %.6f, \"s0_diff_ci95\": ", c->games[0],
                 c->games[1], c->score[0], c->score[1], c->score_diff);
-        if (ok)
-            fprintf(out, "[%.6f, %.6f]", c->score_lo, c->score_hi);
-        else
-            fprintf(out, "null");
+        json_interval(out, ok, c->score_lo, c->score_hi);
         fprintf(out, ", \"p\": ");
         json_number(out, ok, c->score_p);
         fprintf(out, ", \"draw_rate\": [%.6f, %.6f], \"draw_diff\": %.6f, "
                 "\"draw_diff_ci95\": ", c->draw[0], c->draw[1], c->draw_diff);
-        if (ok)
-            fprintf(out, "[%.6f, %.6f]", c->draw_lo, c->draw_hi);
-        else
-            fprintf(out, "null");
+        json_interval(out, ok, c->draw_lo, c->draw_hi);
         fprintf(out, ", \"draw_p\": ");
         json_number(out, ok, c->draw_p);
         fprintf(out, ", \"fixed_sample\": %s}", ok ? "true" : "false");
@@ -1264,6 +1385,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         }
         fprintf(out, "\n  ]");
         json_compared(r, out);
+        json_metrics(r, out);
         fprintf(out, ",\n  \"claims\": [");
         for (int i = 0; i < r->n_claims; i++) {
             const struct claim_row *c = &r->claims[i];
@@ -1305,6 +1427,8 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         print_compared(r, f, out);
     if (r->n_trends)
         print_trends(r, f, out);
+    if (r->print_metrics)
+        print_metrics(r, f, out);
     if (r->n_claims)
         print_claims(r, f, out);
 }

@@ -19,7 +19,13 @@
  *    Holm-corrected: each comparison answers its own question); across 3
  *    or more values of a whole-number parameter, the Cochran-Armitage
  *    trend test of each on the parameter's values, with the slope per
- *    unit (stats.h has the formulas).
+ *    unit (stats.h has the formulas);
+ *  - game metrics per cell (after Ludii's game-evaluation metrics):
+ *    decisiveness = games won by either seat / games, draws by the rules /
+ *    games and draws by the ply cap / games, each with a 95% Wilson
+ *    interval (the three add up to 1), and the duration in plies: mean
+ *    with a 95% normal interval (mean +/- 1.96 sd / sqrt(games), sd the
+ *    sample standard deviation) and median.
  *
  * Early stopping. The interval and p above assume the number of games was
  * fixed in advance. A cell that a stop rule ended early (sweep key `stop`)
@@ -61,6 +67,7 @@ struct report_row {
     char spec[2][VARIANT_TEXT_MAX];
     long games, wins[2], draws_rules, draws_cap;
     double mean_plies, median_plies;
+    double sd_plies; /* sample standard deviation of the plies (0 if one) */
     double score0, lo, hi; /* seat-0 score and its 95% interval */
     double p, p_holm; /* lo, hi, p, p_holm: NAN when not fixed_sample */
     char reasons[512]; /* "king_escaped 12, no_capture 3" */
@@ -132,7 +139,20 @@ struct report {
     int n_compares;
     struct trend_row *trends;
     int n_trends;
+    int print_metrics; /* report_print adds the game metrics table (JSON
+                        * always has it); 0 after report_build */
 };
+
+/* A cell's game metrics (the definitions above). The intervals are NAN
+ * when the cell is not a fixed sample. */
+struct report_metrics {
+    double decisive, decisive_lo, decisive_hi;
+    double rule_draws, rule_draws_lo, rule_draws_hi;
+    double cap_draws, cap_draws_lo, cap_draws_hi;
+    double mean_plies, mean_lo, mean_hi, median_plies;
+};
+
+void report_metrics(const struct report_row *cell, struct report_metrics *m);
 
 enum report_format { REPORT_TABLE, REPORT_CSV, REPORT_JSON, REPORT_MARKDOWN };
 

@@ -13,6 +13,8 @@
  *    the differences of adjacent ranks with Newcombe's interval and the
  *    z test, and the trend test, numbers worked by hand below, in every
  *    format; a cell stopped early makes its comparisons n/a;
+ *  - game metrics per cell (decisive, draws by rule and by cap, length)
+ *    against a hand computation, printed only when asked (JSON always);
  *  - the runner, which hands out work lazily: with SPRT early stopping 1
  *    and 2 threads store the same rows, and a resumed cell plays exactly
  *    the indices missing from it (stored runs of indices are skipped).
@@ -509,6 +511,77 @@ static void test_compared_needs_same_agents(void **state)
     drop_db(&f);
 }
 
+/* ---- game metrics ---------------------------------------------------------- */
+
+static void test_game_metrics(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = metrics\ngames = 6\n[game serbest]\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\norders = given\n");
+    sqlite3 *w = store_db(f.writer);
+    /* 3 seat-0 wins (10, 20, 30 plies), 1 seat-1 win (40), a draw by the
+     * rules (50) and one by the cap (60) */
+    add_game(w, f.ids[0], 0, "seat0", "checkmate", 10);
+    add_game(w, f.ids[0], 1, "seat0", "checkmate", 20);
+    add_game(w, f.ids[0], 2, "seat0", "khan", 30);
+    add_game(w, f.ids[0], 3, "seat1", "checkmate", 40);
+    add_game(w, f.ids[0], 4, "draw", "no_capture", 50);
+    add_game(w, f.ids[0], 5, "draw", "ply_cap", 60);
+    struct report r;
+    char err[512] = "";
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.print_metrics, 0);
+    struct report_metrics m;
+    report_metrics(&r.cells[0], &m);
+    double lo, hi;
+    assert_float_equal(m.decisive, 4.0 / 6, 1e-15);
+    stats_wilson(4, 6, 1.959963984540054, &lo, &hi);
+    assert_float_equal(m.decisive_lo, lo, 1e-15);
+    assert_float_equal(m.decisive_hi, hi, 1e-15);
+    assert_float_equal(m.rule_draws, 1.0 / 6, 1e-15);
+    assert_float_equal(m.cap_draws, 1.0 / 6, 1e-15);
+    stats_wilson(1, 6, 1.959963984540054, &lo, &hi);
+    assert_float_equal(m.cap_draws_lo, lo, 1e-15);
+    assert_float_equal(m.rule_draws_hi, hi, 1e-15);
+    /* mean 35; squared deviations 625, 225, 25, 25, 225, 625 = 1750, so
+     * sd = sqrt(1750 / 5) = sqrt 350 = 18.708287 and the half-width
+     * 1.959964 sqrt(350 / 6) = 14.969472; median (30 + 40) / 2 = 35 */
+    assert_float_equal(r.cells[0].sd_plies, sqrt(350.0), 1e-12);
+    assert_float_equal(m.mean_plies, 35.0, 1e-12);
+    assert_float_equal(m.mean_lo, 35.0 - 1.959963984540054 * sqrt(350.0 / 6),
+                       1e-12);
+    assert_float_equal(m.mean_hi - m.mean_plies, 14.969472, 1e-6);
+    assert_float_equal(m.median_plies, 35.0, 1e-12);
+    char *buf = printed(&r, REPORT_TABLE);
+    assert_null(strstr(buf, "game metrics"));
+    free(buf);
+    buf = printed(&r, REPORT_JSON);
+    assert_non_null(strstr(buf, "\"games\": 6, \"decisive\": 0.666667, "
+                                "\"decisive_ci95\": [0.299993, 0.903229]"));
+    assert_non_null(strstr(buf, "\"mean_plies\": 35.000000, "
+                                "\"mean_plies_ci95\": [20.030528, "
+                                "49.969472], \"median_plies\": 35.0"));
+    free(buf);
+    r.print_metrics = 1;
+    buf = printed(&r, REPORT_CSV);
+    assert_non_null(strstr(buf, "\n# metrics\nvariant,seat0,seat1,games,"
+                                "decisive,decisive_ci95,"));
+    assert_non_null(strstr(buf, ",a,b,6,0.667,0.300-0.903,0.167,"));
+    free(buf);
+    report_free(&r);
+    /* a cell stopped early keeps its shares, loses its intervals */
+    exec_sql(w, "UPDATE cells SET stopped_at = 5, games_planned = 10");
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    report_metrics(&r.cells[0], &m);
+    assert_float_equal(m.decisive, 4.0 / 6, 1e-15);
+    assert_true(isnan(m.decisive_lo) && isnan(m.cap_draws_hi)
+                && isnan(m.mean_lo));
+    report_free(&r);
+    drop_db(&f);
+}
+
 /* ---- the runner ----------------------------------------------------------- */
 
 static void run_into(const char *text, const char *path, int threads,
@@ -666,6 +739,7 @@ int main(void)
         cmocka_unit_test(test_ci_stopped_cell_is_flagged),
         cmocka_unit_test(test_variants_compared),
         cmocka_unit_test(test_compared_needs_same_agents),
+        cmocka_unit_test(test_game_metrics),
         cmocka_unit_test(test_sprt_rows_same_on_one_and_two_threads),
         cmocka_unit_test(test_resume_plays_exactly_the_missing_games),
     };

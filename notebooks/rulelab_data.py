@@ -461,6 +461,20 @@ def with_share(summary, count, name):
     return summary
 
 
+def game_metrics(summary):
+    """A summarise() table with the report's game metrics added (Ludii's
+    Completion, Drawishness and Timeouts, and the duration): decisive
+    (games won by either seat / games), rule_draws and cap_draws (draws by
+    the rules and by the ply cap / games), each with _lo and _hi, its 95%
+    Wilson interval (NaN where not a fixed sample); the duration is
+    summarise's mean_plies with plies_lo..plies_hi and median_plies."""
+    out = summary.copy()
+    out["decisive_games"] = out["wins0"] + out["wins1"]
+    out = with_share(out, "decisive_games", "decisive")
+    out = with_share(out, "draws_rules", "rule_draws")
+    return with_share(out, "draws_cap", "cap_draws")
+
+
 def change(a, b, digits=2, percent=False, unit=""):
     """Words for the change from a to b, each (value, lo, hi): 'rises from
     0.40 to 0.55 (95% intervals apart)' or '... (intervals overlap)'."""

@@ -4,7 +4,8 @@
 #    very small MCTS) is played into a temporary database;
 #  - notebooks/rulelab_stats.py gives the numbers of `rulelab report`, and
 #    rulelab_data.compare_variants its "variants compared" (differences,
-#    Newcombe intervals, z tests, trends);
+#    Newcombe intervals, z tests, trends), and rulelab_data.game_metrics
+#    its game metrics;
 #  - scripts/figures.sh executes every notebook on it without an error and
 #    writes every expected PNG (non-empty) and an HTML copy of each, leaving
 #    the database and the notebooks unchanged;
@@ -131,11 +132,16 @@ PY
 ); then ok "rulelab_stats agrees with rulelab report: $out"
 else bad "rulelab_stats differs from rulelab report: $out"; fi
 
+# A Python check on stdin, with the notebooks' modules, args "$@".
+pycheck() {
+    PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/notebooks" MPLBACKEND=Agg \
+        "$py" - "$@"
+}
+
 # The variants compared, from the games, against the report's (whole-number
 # parameters: repetition_limit and kings_landing here, with a trend over
 # kings_landing 7, 8, 9; enums are compared by the report alone).
-if out=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/notebooks" MPLBACKEND=Agg \
-        "$py" - "$dir/tiny.db" "$dir/report.json" <<'PY' 2>&1
+if out=$(pycheck "$dir/tiny.db" "$dir/report.json" <<'PY' 2>&1
 import json, math, sys
 import rulelab_data as rd
 report = json.load(open(sys.argv[2]))
@@ -180,6 +186,34 @@ print(f"{seen} comparisons and {len(tm)} trends, largest difference {worst:.1e}"
 PY
 ); then ok "rulelab_data.compare_variants agrees with the report: $out"
 else bad "rulelab_data.compare_variants differs from the report: $out"; fi
+
+# The game metrics per cell, from the games, against the report's.
+if out=$(pycheck "$dir/tiny.db" "$dir/report.json" <<'PY' 2>&1
+import json, sys
+import rulelab_data as rd
+report = json.load(open(sys.argv[2]))
+games = rd.load_games(rd.connect(sys.argv[1]))
+mine = rd.game_metrics(rd.summarise(games, ["variant", "agent0_name", "agent1_name"]))
+mine = {(r.variant, r.agent0_name, r.agent1_name): r for r in mine.itertuples()}
+assert len(mine) == len(report["metrics"]) > 0, (len(mine), len(report["metrics"]))
+worst = 0.0
+for m in report["metrics"]:
+    r = mine[(m["variant"], m["seat0"], m["seat1"])]
+    pairs = [(r.games, m["games"]), (r.decisive, m["decisive"]),
+             (r.rule_draws, m["draws_rules"]), (r.cap_draws, m["draws_cap"]),
+             (r.mean_plies, m["mean_plies"]), (r.median_plies, m["median_plies"])]
+    for name, a in (("decisive_ci95", (r.decisive_lo, r.decisive_hi)),
+                    ("draws_rules_ci95", (r.rule_draws_lo, r.rule_draws_hi)),
+                    ("draws_cap_ci95", (r.cap_draws_lo, r.cap_draws_hi)),
+                    ("mean_plies_ci95", (r.plies_lo, r.plies_hi))):
+        pairs += list(zip(a, m[name]))
+    for a, b in pairs:
+        worst = max(worst, abs(a - b))
+        assert abs(a - b) <= 1e-5 * max(1.0, abs(b)), (m, r)
+print(f"{len(mine)} cells, largest difference {worst:.1e}")
+PY
+); then ok "rulelab_data.game_metrics agrees with the report: $out"
+else bad "rulelab_data.game_metrics differs from the report: $out"; fi
 
 # figures.sh on the tiny database: every notebook, every figure. Where a
 # network namespace can be made (as root), it runs in one with no network

@@ -9,7 +9,23 @@
  *    games" (a sign test; draws carry no information on who is favoured),
  *    Holm-corrected across the rows of the same table;
  *  - an agent's score in a pair = its points over both seat orders /
- *    games, with a 95% Wilson interval.
+ *    games, with a 95% Wilson interval;
+ *  - variants compared: two cells of one sweep with the same agents in the
+ *    same seats whose variants differ in one parameter only, at adjacent
+ *    values of it (in its declared order: numbers ascending, an enum's
+ *    choices as listed): the difference (later value minus earlier) in
+ *    seat-0 score and in draw rate (draws / games), each with Newcombe's
+ *    95% hybrid score interval and the two-proportion z test's p (not
+ *    Holm-corrected: each comparison answers its own question); across 3
+ *    or more values of a whole-number parameter, the Cochran-Armitage
+ *    trend test of each on the parameter's values, with the slope per
+ *    unit (stats.h has the formulas);
+ *  - game metrics per cell (after Ludii's game-evaluation metrics):
+ *    decisiveness = games won by either seat / games, draws by the rules /
+ *    games and draws by the ply cap / games, each with a 95% Wilson
+ *    interval (the three add up to 1), and the duration in plies: mean
+ *    with a 95% normal interval (mean +/- 1.96 sd / sqrt(games), sd the
+ *    sample standard deviation) and median.
  *
  * Early stopping. The interval and p above assume the number of games was
  * fixed in advance. A cell that a stop rule ended early (sweep key `stop`)
@@ -51,9 +67,11 @@ struct report_row {
     char spec[2][VARIANT_TEXT_MAX];
     long games, wins[2], draws_rules, draws_cap;
     double mean_plies, median_plies;
+    double sd_plies; /* sample standard deviation of the plies (0 if one) */
     double score0, lo, hi; /* seat-0 score and its 95% interval */
     double p, p_holm; /* lo, hi, p, p_holm: NAN when not fixed_sample */
     char reasons[512]; /* "king_escaped 12, no_capture 3" */
+    char sweep[VARIANT_TEXT_MAX]; /* the sweep's name; cells only */
     struct report_stop stop; /* cells only; rule STOP_NONE otherwise */
     int fixed_sample; /* 0: a stop rule ended this cell (or one of this
                        * variant's cells) early, so lo, hi, p are not valid */
@@ -78,6 +96,38 @@ struct claim_row {
     double win_share, lo, hi; /* proven wins / positions, 95% Wilson */
 };
 
+/* Two cells compared (see the definitions above): index 0 is the earlier
+ * value of the parameter, 1 the later. */
+struct compare_row {
+    char sweep[VARIANT_TEXT_MAX];
+    char agent[2][VARIANT_TEXT_MAX]; /* names, seat 0 and seat 1 */
+    char variant[2][VARIANT_TEXT_MAX], short_variant[2][VARIANT_TEXT_MAX];
+    char param[64], value[2][64]; /* the parameter and its two values */
+    long games[2];
+    double score[2], score_diff, score_lo, score_hi, score_p;
+    double draw[2], draw_diff, draw_lo, draw_hi, draw_p;
+    int fixed_sample; /* 0: a cell was stopped early; lo, hi, p are NAN */
+};
+
+/* Up to this many values of one parameter get a trend row. */
+#define REPORT_TREND_MAX 32
+
+/* A trend across k >= 3 values of a whole-number parameter, the other
+ * parameters, the agents and the sweep held fixed. */
+struct trend_row {
+    char sweep[VARIANT_TEXT_MAX];
+    char agent[2][VARIANT_TEXT_MAX];
+    char short_variant[VARIANT_TEXT_MAX]; /* the cell at the first value */
+    char param[64];
+    int k;
+    int value[REPORT_TREND_MAX]; /* ascending */
+    long games[REPORT_TREND_MAX];
+    double score[REPORT_TREND_MAX], draw[REPORT_TREND_MAX];
+    double score_slope, score_p, draw_slope, draw_p; /* per unit; NAN p
+                                                      * if not fixed */
+    int fixed_sample;
+};
+
 struct report {
     struct report_row *cells, *variants;
     int n_cells, n_variants;
@@ -85,7 +135,24 @@ struct report {
     int n_pairs;
     struct claim_row *claims;
     int n_claims;
+    struct compare_row *compares;
+    int n_compares;
+    struct trend_row *trends;
+    int n_trends;
+    int print_metrics; /* report_print adds the game metrics table (JSON
+                        * always has it); 0 after report_build */
 };
+
+/* A cell's game metrics (the definitions above). The intervals are NAN
+ * when the cell is not a fixed sample. */
+struct report_metrics {
+    double decisive, decisive_lo, decisive_hi;
+    double rule_draws, rule_draws_lo, rule_draws_hi;
+    double cap_draws, cap_draws_lo, cap_draws_hi;
+    double mean_plies, mean_lo, mean_hi, median_plies;
+};
+
+void report_metrics(const struct report_row *cell, struct report_metrics *m);
 
 enum report_format { REPORT_TABLE, REPORT_CSV, REPORT_JSON, REPORT_MARKDOWN };
 
@@ -95,6 +162,10 @@ int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
                  size_t errsz);
 
 void report_free(struct report *r);
+
+/* Keeps only the comparisons and trends of parameter param (all if param
+ * is NULL). Returns how many rows (comparisons and trends) are left. */
+int report_keep_compared(struct report *r, const char *param);
 
 /* Words for how row r's number of games was decided: "" for a fixed
  * sample, else e.g. "sprt stopped after 30: accept H1 (score 0.6, not 0.5),

@@ -1,7 +1,9 @@
 /*
  * stats.h -- the statistics behind experiment reports and early stopping:
  * Wilson intervals, the exact binomial test, Holm's adjustment, Wald's SPRT,
- * an equivalence (TOST) verdict, and small summaries of ply counts.
+ * an equivalence (TOST) verdict, the difference of two proportions
+ * (Newcombe's interval, the two-proportion z test), the Cochran-Armitage
+ * trend test, and small summaries of ply counts.
  *
  * Every function is pure: no globals, no I/O, no hidden state, safe to call
  * from any thread. Arguments outside the documented domain are programmer
@@ -111,6 +113,45 @@ enum stats_equivalence_verdict {
 enum stats_equivalence_verdict stats_equivalence(double successes, double n,
                                                  double delta, double alpha,
                                                  double *lo, double *hi);
+
+/* Newcombe's (1998, method 10) hybrid score interval for the difference
+ * d = x1/n1 - x2/n2 of two independent proportions, from the Wilson
+ * intervals [l1, u1] and [l2, u2] of each (stats_wilson, same z):
+ *   lo = d - sqrt((p1 - l1)^2 + (u2 - p2)^2),
+ *   hi = d + sqrt((u1 - p1)^2 + (p2 - l2)^2).
+ * Successes may be fractional (draws count 1/2), as for stats_wilson;
+ * 0 <= x1 <= n1, 0 <= x2 <= n2, z >= 0. Writes lo <= d <= hi, both in
+ * [-1, 1]; if n1 or n2 is 0 the difference is unknown: [-1, 1]. */
+void stats_newcombe_diff(double x1, double n1, double x2, double n2,
+                         double z, double *lo, double *hi);
+
+/* The two-sided p-value of the two-proportion z test of H0: the two
+ * proportions are equal, with the pooled variance:
+ *   z = (p1 - p2) / sqrt(pbar (1 - pbar) (1/n1 + 1/n2)),
+ *   pbar = (x1 + x2) / (n1 + n2), p = 2 (1 - Phi(|z|)) = erfc(|z|/sqrt 2),
+ * the score test, whose z^2 is Pearson's chi-square of the 2x2 table
+ * without continuity correction (R's prop.test(correct = FALSE)).
+ * Fractional successes as above. Returns 1 when n1 or n2 is 0 or when
+ * pbar is 0 or 1 (both samples all failures or all successes). If z is
+ * not NULL the statistic is written there (0 in those cases). */
+double stats_two_proportion_p(double x1, double n1, double x2, double n2,
+                              double *z);
+
+/* The Cochran-Armitage test for a linear trend of a proportion across k
+ * ordered groups with scores t[i] (the parameter's values): x[i]
+ * successes of n[i] (fractional allowed), N = sum n, pbar = sum x / N,
+ * tbar = sum n t / N,
+ *   T = sum t[i] (x[i] - n[i] pbar),  S = sum n[i] (t[i] - tbar)^2,
+ *   z = T / sqrt(pbar (1 - pbar) S),  p = erfc(|z| / sqrt 2),
+ * the score test of slope 0 in a linear-probability model (the variance
+ * without the N / (N - 1) factor: z^2 is R's prop.trend.test statistic).
+ * T / S, the weighted least-squares slope of x[i]/n[i] on t[i] (the
+ * change in the proportion per unit of the score), is written to *slope
+ * and z to *z, when not NULL. k >= 1, n[i] >= 0, 0 <= x[i] <= n[i].
+ * Returns 1 (slope and z 0) when S = 0 (fewer than two groups with games
+ * at different scores) or pbar is 0 or 1. */
+double stats_trend_p(const double *x, const double *n, const double *t,
+                     int k, double *slope, double *z);
 
 /* The arithmetic mean of x[0..n-1], summed exactly in 64 bits (n < 2^32)
  * and divided once; NAN if n = 0. */

@@ -316,6 +316,124 @@ def summarise(df, by, holm_rows=True):
     return out[columns]
 
 
+def _as_int(v):
+    try:
+        return int(str(v))
+    except ValueError:
+        return None
+
+
+def compare_variants(games, only=None):
+    """The report's "variants compared", from the games: (pairs, trends).
+
+    Cells (one per cell_id) of one sweep with the same agent specs in the
+    same seats whose variants differ in one parameter alone are a family;
+    pairs has one row per adjacent two values of it, later minus earlier:
+    sweep, seat0, seat1 (short names from the sweep file), param, value0,
+    value1, variant0, variant1, games0, games1, score0, score1, s0_diff,
+    s0_lo, s0_hi (Newcombe's 95%), s0_p (two-proportion z test), draw0,
+    draw1, draw_diff, draw_lo, draw_hi, draw_p, fixed_sample. trends has one
+    row per family of 3+ values: sweep, seat0, seat1, param, values, games,
+    scores, draws (lists), s0_slope, s0_p, draw_slope, draw_p (Cochran-
+    Armitage), fixed_sample. Only whole-number parameters are compared
+    here (an enum's declared order is known to the report, not to the
+    database); only, if given, keeps one parameter. A family with a cell
+    stopped early gets NaN intervals and p."""
+    pair_cols = ["sweep", "seat0", "seat1", "param", "value0", "value1",
+                 "variant0", "variant1", "games0", "games1", "score0",
+                 "score1", "s0_diff", "s0_lo", "s0_hi", "s0_p", "draw0",
+                 "draw1", "draw_diff", "draw_lo", "draw_hi", "draw_p",
+                 "fixed_sample"]
+    trend_cols = ["sweep", "seat0", "seat1", "param", "values", "games",
+                  "scores", "draws", "s0_slope", "s0_p", "draw_slope",
+                  "draw_p", "fixed_sample"]
+    if games.empty:
+        return pd.DataFrame(columns=pair_cols), pd.DataFrame(columns=trend_cols)
+    cells = []
+    for cell_id, g in games.groupby("cell_id", sort=True):
+        first = g.iloc[0]
+        n = len(g)
+        draws = float((g["result"] == "draw").sum())
+        cells.append(dict(
+            cell_id=cell_id, sweep=first["sweep"], game=first["game"],
+            spec0=first["agent0"], spec1=first["agent1"],
+            seat0=first["agent0_name"], seat1=first["agent1_name"],
+            variant=first["variant"], params=first["params"], n=n,
+            points=float((g["result"] == "seat0").sum()) + draws / 2,
+            draws=draws, fixed=fixed_sample(g)))
+    families = {}
+    for c in cells:
+        for k, v in c["params"].items():
+            value = _as_int(v)
+            if value is None or (only is not None and k != only):
+                continue
+            rest = tuple(sorted((a, str(b)) for a, b in c["params"].items()
+                                if a != k))
+            key = (c["sweep"], c["game"], c["spec0"], c["spec1"], k, rest)
+            families.setdefault(key, []).append((value, c))
+    pairs, trends = [], []
+    nan = math.nan
+    for key, members in families.items():
+        if len(members) < 2:
+            continue
+        members.sort(key=lambda m: m[0])
+        k = key[4]
+        for (va, a), (vb, b) in zip(members, members[1:]):
+            fixed = a["fixed"] and b["fixed"]
+            s_lo, s_hi = rs.newcombe_diff(b["points"], b["n"], a["points"], a["n"])
+            d_lo, d_hi = rs.newcombe_diff(b["draws"], b["n"], a["draws"], a["n"])
+            pairs.append(dict(
+                sweep=a["sweep"], seat0=a["seat0"], seat1=a["seat1"], param=k,
+                value0=va, value1=vb, variant0=a["variant"],
+                variant1=b["variant"], games0=a["n"], games1=b["n"],
+                score0=a["points"] / a["n"], score1=b["points"] / b["n"],
+                s0_diff=b["points"] / b["n"] - a["points"] / a["n"],
+                s0_lo=s_lo if fixed else nan, s0_hi=s_hi if fixed else nan,
+                s0_p=(rs.two_proportion_p(b["points"], b["n"], a["points"],
+                                          a["n"]) if fixed else nan),
+                draw0=a["draws"] / a["n"], draw1=b["draws"] / b["n"],
+                draw_diff=b["draws"] / b["n"] - a["draws"] / a["n"],
+                draw_lo=d_lo if fixed else nan, draw_hi=d_hi if fixed else nan,
+                draw_p=(rs.two_proportion_p(b["draws"], b["n"], a["draws"],
+                                            a["n"]) if fixed else nan),
+                fixed_sample=fixed))
+        if len(members) >= 3:
+            values = [m[0] for m in members]
+            cs = [m[1] for m in members]
+            n = [c["n"] for c in cs]
+            fixed = all(c["fixed"] for c in cs)
+            sp, sslope = rs.trend_p([c["points"] for c in cs], n, values)
+            dp, dslope = rs.trend_p([c["draws"] for c in cs], n, values)
+            trends.append(dict(
+                sweep=cs[0]["sweep"], seat0=cs[0]["seat0"], seat1=cs[0]["seat1"],
+                param=k, values=values, games=n,
+                scores=[c["points"] / c["n"] for c in cs],
+                draws=[c["draws"] / c["n"] for c in cs], s0_slope=sslope,
+                s0_p=sp if fixed else nan, draw_slope=dslope,
+                draw_p=dp if fixed else nan, fixed_sample=fixed))
+    return (pd.DataFrame(pairs, columns=pair_cols),
+            pd.DataFrame(trends, columns=trend_cols))
+
+
+def compare_text(row, digits=2, label=None):
+    """'kings_landing 7 -> 8: seat-0 score +0.05, 95% [-0.10, +0.20],
+    p = 0.51; draw rate -0.02, 95% [..], p = ..' for one row of
+    compare_variants' pairs; label, if given, replaces the words before the
+    colon ("" leaves them and the colon out)."""
+    def part(name, d, lo, hi, p):
+        if math.isnan(float(lo)):
+            return f"{name} {d:+.{digits}f} (no valid interval: stopped early)"
+        return (f"{name} {d:+.{digits}f}, 95% [{lo:+.{digits}f}, "
+                f"{hi:+.{digits}f}], p = {fmt_p(p)}")
+    if label is None:
+        label = f"{row['param']} {row['value0']} -> {row['value1']}"
+    return ((f"{label}: " if label else "")
+            + part("seat-0 score", row["s0_diff"], row["s0_lo"], row["s0_hi"],
+                   row["s0_p"]) + "; "
+            + part("draw rate", row["draw_diff"], row["draw_lo"],
+                   row["draw_hi"], row["draw_p"]))
+
+
 def proportion(k, n, fixed=True):
     """(share, lo, hi): k / n with its 95% Wilson interval (NaN if n = 0);
     lo and hi are NaN when fixed is False (the games include a cell stopped
@@ -341,6 +459,20 @@ def with_share(summary, count, name):
     summary[name + "_lo"] = [c[0] for c in ci]
     summary[name + "_hi"] = [c[1] for c in ci]
     return summary
+
+
+def game_metrics(summary):
+    """A summarise() table with the report's game metrics added (Ludii's
+    Completion, Drawishness and Timeouts, and the duration): decisive
+    (games won by either seat / games), rule_draws and cap_draws (draws by
+    the rules and by the ply cap / games), each with _lo and _hi, its 95%
+    Wilson interval (NaN where not a fixed sample); the duration is
+    summarise's mean_plies with plies_lo..plies_hi and median_plies."""
+    out = summary.copy()
+    out["decisive_games"] = out["wins0"] + out["wins1"]
+    out = with_share(out, "decisive_games", "decisive")
+    out = with_share(out, "draws_rules", "rule_draws")
+    return with_share(out, "draws_cap", "cap_draws")
 
 
 def change(a, b, digits=2, percent=False, unit=""):

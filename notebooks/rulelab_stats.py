@@ -12,7 +12,12 @@ The same definitions as `rulelab report` (experiments/stats.h, report.h):
   - Wald's SPRT on the seat-0 score (sprt), as the runner stops cells: a
     cell a stop rule ended early has no valid fixed-sample interval or p
     (its number of games depended on its results), so rulelab_data gives
-    it NaN there and this test's own decision instead.
+    it NaN there and this test's own decision instead;
+  - variants compared: Newcombe's (1998, method 10) hybrid score interval
+    for a difference of two proportions (newcombe_diff), the pooled
+    two-proportion z test (two_proportion_p) and the Cochran-Armitage
+    trend test on the parameter's values (trend_p), with the seat-0 score
+    (draws as half a point) and the draw rate as proportions of games.
 
 Pure Python (math and statistics only), so it needs nothing beyond the
 interpreter; tests/test_notebooks.sh checks it against `rulelab report`.
@@ -22,7 +27,8 @@ import os
 from statistics import NormalDist
 
 __all__ = ["normal_quantile", "wilson", "binom_two_sided_p", "holm",
-           "equivalence", "sprt_bounds", "sprt", "settings", "Z95"]
+           "equivalence", "sprt_bounds", "sprt", "newcombe_diff",
+           "two_proportion_p", "trend_p", "settings", "Z95"]
 
 # binom.test's relative tolerance for "no more likely than the outcome seen".
 _BINOM_REL_TOL = 1e-7
@@ -125,6 +131,56 @@ def sprt(wins, draws, losses, p0, p1, alpha, beta):
     decision = ("accept_h1" if llr >= upper else
                 "accept_h0" if llr <= lower else "none")
     return decision, llr, lower, upper
+
+
+def newcombe_diff(x1, n1, x2, n2, z=Z95):
+    """Newcombe's hybrid score interval (lo, hi) for x1/n1 - x2/n2, from
+    the two Wilson intervals (square and add); successes may be fractional.
+    An empty sample gives (-1, 1)."""
+    if n1 <= 0 or n2 <= 0:
+        return -1.0, 1.0
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = wilson(x1, n1, z)
+    l2, u2 = wilson(x2, n2, z)
+    d = p1 - p2
+    lo = max(-1.0, min(d, d - math.hypot(p1 - l1, u2 - p2)))
+    hi = min(1.0, max(d, d + math.hypot(u1 - p1, p2 - l2)))
+    return lo, hi
+
+
+def _two_sided_normal_p(z):
+    return min(1.0, math.erfc(abs(z) / math.sqrt(2.0)))
+
+
+def two_proportion_p(x1, n1, x2, n2):
+    """The two-sided p of the pooled two-proportion z test of x1/n1 =
+    x2/n2 (Pearson's chi-square without correction); 1 when a sample is
+    empty or the pooled proportion is 0 or 1."""
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    pbar = (x1 + x2) / (n1 + n2)
+    var = pbar * (1.0 - pbar) * (1.0 / n1 + 1.0 / n2)
+    if not var > 0:
+        return 1.0
+    return _two_sided_normal_p((x1 / n1 - x2 / n2) / math.sqrt(var))
+
+
+def trend_p(x, n, t):
+    """(p, slope): the Cochran-Armitage test of a linear trend of x[i]/n[i]
+    in the scores t[i] (two-sided, without the N/(N-1) factor), and the
+    weighted least-squares slope per unit of t. (1, 0) when there is no
+    spread in t or no variance in the pooled proportion."""
+    total = float(sum(n))
+    if total <= 0:
+        return 1.0, 0.0
+    pbar = sum(x) / total
+    tbar = sum(ni * ti for ni, ti in zip(n, t)) / total
+    T = sum((ti - tbar) * (xi - ni * pbar) for xi, ni, ti in zip(x, n, t))
+    S = sum(ni * (ti - tbar) ** 2 for ni, ti in zip(n, t))
+    var = pbar * (1.0 - pbar) * S
+    if not S > 0 or not var > 0:
+        return 1.0, 0.0
+    return _two_sided_normal_p(T / math.sqrt(var)), T / S
 
 
 def settings():

@@ -2,7 +2,10 @@
 # test_notebooks.sh -- end-to-end test of the notebooks and scripts/figures.sh:
 #  - a tiny sweep (all three games, a few variants of each, random and a
 #    very small MCTS) is played into a temporary database;
-#  - notebooks/rulelab_stats.py gives the numbers of `rulelab report`;
+#  - notebooks/rulelab_stats.py gives the numbers of `rulelab report`, and
+#    rulelab_data.compare_variants its "variants compared" (differences,
+#    Newcombe intervals, z tests, trends), and rulelab_data.game_metrics
+#    its game metrics;
 #  - scripts/figures.sh executes every notebook on it without an error and
 #    writes every expected PNG (non-empty) and an HTML copy of each, leaving
 #    the database and the notebooks unchanged;
@@ -89,7 +92,7 @@ max_plies = 200
 princess_escape = any, off
 max_plies = 200
 [game serbest]
-kings_landing = 7, 9
+kings_landing = 7, 8, 9
 max_plies = 120
 [agents]
 random = random
@@ -128,6 +131,89 @@ sys.exit(worst > 1e-5)
 PY
 ); then ok "rulelab_stats agrees with rulelab report: $out"
 else bad "rulelab_stats differs from rulelab report: $out"; fi
+
+# A Python check on stdin, with the notebooks' modules, args "$@".
+pycheck() {
+    PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/notebooks" MPLBACKEND=Agg \
+        "$py" - "$@"
+}
+
+# The variants compared, from the games, against the report's (whole-number
+# parameters: repetition_limit and kings_landing here, with a trend over
+# kings_landing 7, 8, 9; enums are compared by the report alone).
+if out=$(pycheck "$dir/tiny.db" "$dir/report.json" <<'PY' 2>&1
+import json, math, sys
+import rulelab_data as rd
+report = json.load(open(sys.argv[2]))
+games = rd.load_games(rd.connect(sys.argv[1]))
+pairs, trends = rd.compare_variants(games)
+mine = {(r.sweep, r.seat0, r.seat1, r.variant0, r.variant1): r
+        for r in pairs.itertuples()}
+worst, seen, ints = 0.0, 0, 0
+def close(a, b):
+    if b is None:
+        return math.isnan(a)
+    return abs(a - b) <= 1e-5 * max(1.0, abs(b))
+for c in report["compared"]:
+    try:
+        int(c["value0"]); int(c["value1"])
+    except ValueError:
+        continue  # an enum: compared by the report alone
+    ints += 1
+    r = mine[(c["sweep"], c["seat0"], c["seat1"], c["variant0"], c["variant1"])]
+    seen += 1
+    ci = c["s0_diff_ci95"] or [None, None]
+    di = c["draw_diff_ci95"] or [None, None]
+    for a, b in [(r.s0_diff, c["s0_diff"]), (r.s0_lo, ci[0]), (r.s0_hi, ci[1]),
+                 (r.s0_p, c["p"]), (r.draw_diff, c["draw_diff"]),
+                 (r.draw_lo, di[0]), (r.draw_hi, di[1]), (r.draw_p, c["draw_p"])]:
+        assert close(a, b), (c, r)
+        if b is not None:
+            worst = max(worst, abs(a - b))
+assert seen == ints == len(pairs), (seen, ints, len(pairs))
+tm = {(r.sweep, r.seat0, r.seat1, r.param, tuple(r.values)): r
+      for r in trends.itertuples()}
+assert len(tm) == len(report["trends"]), (len(tm), len(report["trends"]))
+for t in report["trends"]:
+    r = tm[(t["sweep"], t["seat0"], t["seat1"], t["param"], tuple(t["values"]))]
+    for a, b in [(r.s0_slope, t["s0_slope"]), (r.s0_p, t["s0_trend_p"]),
+                 (r.draw_slope, t["draw_slope"]), (r.draw_p, t["draw_trend_p"])]:
+        assert close(a, b), (t, r)
+        if b is not None:
+            worst = max(worst, abs(a - b))
+assert seen and tm, "nothing compared"
+print(f"{seen} comparisons and {len(tm)} trends, largest difference {worst:.1e}")
+PY
+); then ok "rulelab_data.compare_variants agrees with the report: $out"
+else bad "rulelab_data.compare_variants differs from the report: $out"; fi
+
+# The game metrics per cell, from the games, against the report's.
+if out=$(pycheck "$dir/tiny.db" "$dir/report.json" <<'PY' 2>&1
+import json, sys
+import rulelab_data as rd
+report = json.load(open(sys.argv[2]))
+games = rd.load_games(rd.connect(sys.argv[1]))
+mine = rd.game_metrics(rd.summarise(games, ["variant", "agent0_name", "agent1_name"]))
+mine = {(r.variant, r.agent0_name, r.agent1_name): r for r in mine.itertuples()}
+assert len(mine) == len(report["metrics"]) > 0, (len(mine), len(report["metrics"]))
+worst = 0.0
+for m in report["metrics"]:
+    r = mine[(m["variant"], m["seat0"], m["seat1"])]
+    pairs = [(r.games, m["games"]), (r.decisive, m["decisive"]),
+             (r.rule_draws, m["draws_rules"]), (r.cap_draws, m["draws_cap"]),
+             (r.mean_plies, m["mean_plies"]), (r.median_plies, m["median_plies"])]
+    for name, a in (("decisive_ci95", (r.decisive_lo, r.decisive_hi)),
+                    ("draws_rules_ci95", (r.rule_draws_lo, r.rule_draws_hi)),
+                    ("draws_cap_ci95", (r.cap_draws_lo, r.cap_draws_hi)),
+                    ("mean_plies_ci95", (r.plies_lo, r.plies_hi))):
+        pairs += list(zip(a, m[name]))
+    for a, b in pairs:
+        worst = max(worst, abs(a - b))
+        assert abs(a - b) <= 1e-5 * max(1.0, abs(b)), (m, r)
+print(f"{len(mine)} cells, largest difference {worst:.1e}")
+PY
+); then ok "rulelab_data.game_metrics agrees with the report: $out"
+else bad "rulelab_data.game_metrics differs from the report: $out"; fi
 
 # figures.sh on the tiny database: every notebook, every figure. Where a
 # network namespace can be made (as root), it runs in one with no network

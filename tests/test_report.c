@@ -9,6 +9,12 @@
  *    its fixed-sample interval and p-value are marked not valid and kept
  *    out of the Holm family; a cell stopped by the interval rule is
  *    flagged likewise;
+ *  - variants compared: three cells differing in kings_landing alone get
+ *    the differences of adjacent ranks with Newcombe's interval and the
+ *    z test, and the trend test, numbers worked by hand below, in every
+ *    format; a cell stopped early makes its comparisons n/a;
+ *  - game metrics per cell (decisive, draws by rule and by cap, length)
+ *    against a hand computation, printed only when asked (JSON always);
  *  - the runner, which hands out work lazily: with SPRT early stopping 1
  *    and 2 threads store the same rows, and a resumed cell plays exactly
  *    the indices missing from it (stored runs of indices are skipped).
@@ -326,6 +332,256 @@ static void test_ci_stopped_cell_is_flagged(void **state)
     drop_db(&f);
 }
 
+/* ---- variants compared ---------------------------------------------------- */
+
+/* The report r printed in format f, in a buffer the caller frees. */
+static char *printed(const struct report *r, enum report_format f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    report_print(r, f, out);
+    fclose(out);
+    return buf;
+}
+
+static void test_variants_compared(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = ranks\ngames = 20\n[game serbest]\n"
+                "kings_landing = 7, 8, 9\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\norders = given\n");
+    assert_int_equal(f.n_cells, 3);
+    sqlite3 *w = store_db(f.writer);
+    /* rank 7: 5 seat-0 wins, 3 losses, 2 draws: score 6/10, draws 2/10;
+     * rank 8: 8, 8, 2 draws by rule and 2 by the cap: 10/20 and 4/20;
+     * rank 9: 2, 6, 2 draws: 3/10 and 2/10. */
+    static const struct {
+        int wins, losses, rule_draws, cap_draws;
+    } counts[3] = {{5, 3, 2, 0}, {8, 8, 2, 2}, {2, 6, 2, 0}};
+    for (int c = 0; c < 3; c++) {
+        int i = 0;
+        for (int k = 0; k < counts[c].wins; k++)
+            add_game(w, f.ids[c], i++, "seat0", "checkmate", 10);
+        for (int k = 0; k < counts[c].losses; k++)
+            add_game(w, f.ids[c], i++, "seat1", "checkmate", 10);
+        for (int k = 0; k < counts[c].rule_draws; k++)
+            add_game(w, f.ids[c], i++, "draw", "no_capture", 10);
+        for (int k = 0; k < counts[c].cap_draws; k++)
+            add_game(w, f.ids[c], i++, "draw", "ply_cap", 10);
+    }
+    struct report r;
+    char err[512] = "";
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.n_compares, 2);
+    assert_int_equal(r.n_trends, 1);
+    const struct compare_row *c = &r.compares[0];
+    assert_string_equal(c->sweep, "ranks");
+    assert_string_equal(c->param, "kings_landing");
+    assert_string_equal(c->value[0], "7");
+    assert_string_equal(c->value[1], "8");
+    assert_string_equal(c->agent[0], "a");
+    assert_string_equal(c->agent[1], "b");
+    assert_int_equal(c->games[0], 10);
+    assert_int_equal(c->games[1], 20);
+    assert_int_equal(c->fixed_sample, 1);
+    /* Rank 8 minus rank 7, seat-0 score 0.5 - 0.6 = -0.1. Wilson 10/20 =
+     * [0.299298, 0.700702], 6/10 = [0.312674, 0.831820], so Newcombe's
+     *   lo = -0.1 - sqrt((0.5 - 0.299298)^2 + (0.831820 - 0.6)^2)
+     *      = -0.1 - 0.306629 = -0.406629,
+     *   hi = -0.1 + sqrt((0.700702 - 0.5)^2 + (0.6 - 0.312674)^2)
+     *      = -0.1 + 0.350482 = 0.250482;
+     * z = -0.1 / sqrt(16/30 14/30 (1/20 + 1/10)) = -0.1 / 0.193218
+     *   = -0.517549, p = erfc(0.517549 / sqrt 2) = 0.604773. */
+    assert_float_equal(c->score[0], 0.6, 1e-15);
+    assert_float_equal(c->score[1], 0.5, 1e-15);
+    assert_float_equal(c->score_diff, -0.1, 1e-15);
+    assert_float_equal(c->score_lo, -0.40662949800747183, 1e-12);
+    assert_float_equal(c->score_hi, 0.2504820282300814, 1e-12);
+    assert_float_equal(c->score_p, 0.6047728544859003, 1e-12);
+    /* Draw rates 4/20 - 2/10 = 0 (the cap's draws count): Wilson 4/20 =
+     * [0.080658, 0.416017], 2/10 = [0.056682, 0.509838];
+     *   lo = -sqrt(0.119342^2 + 0.309838^2) = -0.332027,
+     *   hi = sqrt(0.216017^2 + 0.143318^2) = 0.259236; z = 0, p = 1. */
+    assert_float_equal(c->draw_diff, 0.0, 1e-15);
+    assert_float_equal(c->draw_lo, -0.3320269379812422, 1e-12);
+    assert_float_equal(c->draw_hi, 0.25923644949822944, 1e-12);
+    assert_float_equal(c->draw_p, 1.0, 1e-15);
+    assert_string_equal(r.compares[1].value[0], "8");
+    assert_string_equal(r.compares[1].value[1], "9");
+    assert_float_equal(r.compares[1].score_diff, 0.3 - 0.5, 1e-15);
+    /* The trend over 7, 8, 9: x = 6, 10, 3 of n = 10, 20, 10; pbar =
+     * 19/40, tbar = 8; T = -1 (6 - 4.75) + 1 (3 - 4.75) = -3, S = 20,
+     * z = -3 / sqrt(0.475 0.525 20) = -1.343321, p = 0.179168, slope
+     * -3 / 20 = -0.15 per rank. Draws: 2, 4, 2: T = 0, p = 1, slope 0. */
+    const struct trend_row *t = &r.trends[0];
+    assert_string_equal(t->param, "kings_landing");
+    assert_int_equal(t->k, 3);
+    assert_int_equal(t->value[0], 7);
+    assert_int_equal(t->value[2], 9);
+    assert_int_equal(t->games[1], 20);
+    assert_float_equal(t->score_slope, -0.15, 1e-15);
+    assert_float_equal(t->score_p, 0.1791680587737985, 1e-12);
+    assert_float_equal(t->draw_slope, 0.0, 1e-15);
+    assert_float_equal(t->draw_p, 1.0, 1e-15);
+    /* every format has the section */
+    static const struct {
+        enum report_format f;
+        const char *want[3];
+    } formats[] = {
+        {REPORT_TABLE, {"kings_landing 7->8", "0.600->0.500",
+                        "-0.407..+0.250"}},
+        {REPORT_MARKDOWN, {"### variants compared: one parameter",
+                           "| kings_landing 7->8 |", "| 0.605 |"}},
+        {REPORT_CSV, {"\n# compared\n", "kings_landing 8->9",
+                      "\n# trends\n"}},
+        {REPORT_JSON, {"\"s0_diff_ci95\": [-0.406629, 0.250482], \"p\": "
+                       "0.604773",
+                       "\"values\": [7, 8, 9], \"games\": [10, 20, 10]",
+                       "\"s0_slope\": -0.15, \"s0_trend_p\": 0.179168"}},
+    };
+    for (size_t k = 0; k < sizeof formats / sizeof *formats; k++) {
+        char *buf = printed(&r, formats[k].f);
+        for (int i = 0; i < 3; i++)
+            if (!strstr(buf, formats[k].want[i]))
+                fail_msg("format %zu lacks '%s' in:\n%s", k,
+                         formats[k].want[i], buf);
+        free(buf);
+    }
+    /* --compare: another parameter keeps nothing, this one everything */
+    assert_int_equal(report_keep_compared(&r, "kings_landing"), 3);
+    assert_int_equal(report_keep_compared(&r, "stalemate"), 0);
+    assert_int_equal(r.n_compares + r.n_trends, 0);
+    report_free(&r);
+    /* rank 9 stopped early: its comparison and the trend lose their
+     * interval and p; rank 7 against 8 keeps them */
+    char sql[128];
+    snprintf(sql, sizeof sql, "UPDATE cells SET stopped_at = 10 WHERE id = "
+             "%lld", (long long)f.ids[2]);
+    exec_sql(w, sql);
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.n_compares, 2);
+    assert_int_equal(r.compares[0].fixed_sample, 1);
+    assert_float_equal(r.compares[0].score_p, 0.6047728544859003, 1e-12);
+    assert_int_equal(r.compares[1].fixed_sample, 0);
+    assert_true(isnan(r.compares[1].score_lo) && isnan(r.compares[1].draw_p));
+    assert_int_equal(r.trends[0].fixed_sample, 0);
+    assert_true(isnan(r.trends[0].score_p));
+    char *buf = printed(&r, REPORT_JSON);
+    assert_non_null(strstr(buf, "\"s0_diff_ci95\": null, \"p\": null"));
+    assert_non_null(strstr(buf, "\"s0_trend_p\": null"));
+    free(buf);
+    report_free(&r);
+    drop_db(&f);
+}
+
+/* Cells with other agents in the seats, or of another sweep, are not
+ * compared: a vs b against b vs a differ in agents, not in a rule. */
+static void test_compared_needs_same_agents(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = seats\ngames = 10\n[game serbest]\n"
+                "kings_landing = 7, 8\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\n");
+    assert_int_equal(f.n_cells, 4);
+    sqlite3 *w = store_db(f.writer);
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < 4; i++)
+            add_game(w, f.ids[c], i, i < c ? "seat0" : "seat1", "checkmate",
+                     10);
+    struct report r;
+    char err[512] = "";
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.n_cells, 4);
+    assert_int_equal(r.n_compares, 2); /* a-b 7->8 and b-a 7->8 */
+    assert_int_equal(r.n_trends, 0); /* two values: no trend */
+    for (int i = 0; i < 2; i++) {
+        const struct compare_row *c = &r.compares[i];
+        assert_string_equal(c->param, "kings_landing");
+        assert_string_not_equal(c->agent[0], c->agent[1]);
+        assert_int_equal(c->games[0], 4);
+    }
+    assert_string_not_equal(r.compares[0].agent[0], r.compares[1].agent[0]);
+    report_free(&r);
+    drop_db(&f);
+}
+
+/* ---- game metrics ---------------------------------------------------------- */
+
+static void test_game_metrics(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = metrics\ngames = 6\n[game serbest]\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\norders = given\n");
+    sqlite3 *w = store_db(f.writer);
+    /* 3 seat-0 wins (10, 20, 30 plies), 1 seat-1 win (40), a draw by the
+     * rules (50) and one by the cap (60) */
+    add_game(w, f.ids[0], 0, "seat0", "checkmate", 10);
+    add_game(w, f.ids[0], 1, "seat0", "checkmate", 20);
+    add_game(w, f.ids[0], 2, "seat0", "khan", 30);
+    add_game(w, f.ids[0], 3, "seat1", "checkmate", 40);
+    add_game(w, f.ids[0], 4, "draw", "no_capture", 50);
+    add_game(w, f.ids[0], 5, "draw", "ply_cap", 60);
+    struct report r;
+    char err[512] = "";
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.print_metrics, 0);
+    struct report_metrics m;
+    report_metrics(&r.cells[0], &m);
+    double lo, hi;
+    assert_float_equal(m.decisive, 4.0 / 6, 1e-15);
+    stats_wilson(4, 6, 1.959963984540054, &lo, &hi);
+    assert_float_equal(m.decisive_lo, lo, 1e-15);
+    assert_float_equal(m.decisive_hi, hi, 1e-15);
+    assert_float_equal(m.rule_draws, 1.0 / 6, 1e-15);
+    assert_float_equal(m.cap_draws, 1.0 / 6, 1e-15);
+    stats_wilson(1, 6, 1.959963984540054, &lo, &hi);
+    assert_float_equal(m.cap_draws_lo, lo, 1e-15);
+    assert_float_equal(m.rule_draws_hi, hi, 1e-15);
+    /* mean 35; squared deviations 625, 225, 25, 25, 225, 625 = 1750, so
+     * sd = sqrt(1750 / 5) = sqrt 350 = 18.708287 and the half-width
+     * 1.959964 sqrt(350 / 6) = 14.969472; median (30 + 40) / 2 = 35 */
+    assert_float_equal(r.cells[0].sd_plies, sqrt(350.0), 1e-12);
+    assert_float_equal(m.mean_plies, 35.0, 1e-12);
+    assert_float_equal(m.mean_lo, 35.0 - 1.959963984540054 * sqrt(350.0 / 6),
+                       1e-12);
+    assert_float_equal(m.mean_hi - m.mean_plies, 14.969472, 1e-6);
+    assert_float_equal(m.median_plies, 35.0, 1e-12);
+    char *buf = printed(&r, REPORT_TABLE);
+    assert_null(strstr(buf, "game metrics"));
+    free(buf);
+    buf = printed(&r, REPORT_JSON);
+    assert_non_null(strstr(buf, "\"games\": 6, \"decisive\": 0.666667, "
+                                "\"decisive_ci95\": [0.299993, 0.903229]"));
+    assert_non_null(strstr(buf, "\"mean_plies\": 35.000000, "
+                                "\"mean_plies_ci95\": [20.030528, "
+                                "49.969472], \"median_plies\": 35.0"));
+    free(buf);
+    r.print_metrics = 1;
+    buf = printed(&r, REPORT_CSV);
+    assert_non_null(strstr(buf, "\n# metrics\nvariant,seat0,seat1,games,"
+                                "decisive,decisive_ci95,"));
+    assert_non_null(strstr(buf, ",a,b,6,0.667,0.300-0.903,0.167,"));
+    free(buf);
+    report_free(&r);
+    /* a cell stopped early keeps its shares, loses its intervals */
+    exec_sql(w, "UPDATE cells SET stopped_at = 5, games_planned = 10");
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    report_metrics(&r.cells[0], &m);
+    assert_float_equal(m.decisive, 4.0 / 6, 1e-15);
+    assert_true(isnan(m.decisive_lo) && isnan(m.cap_draws_hi)
+                && isnan(m.mean_lo));
+    report_free(&r);
+    drop_db(&f);
+}
+
 /* ---- the runner ----------------------------------------------------------- */
 
 static void run_into(const char *text, const char *path, int threads,
@@ -481,6 +737,9 @@ int main(void)
         cmocka_unit_test(test_unbindable_sweep_name_is_an_error),
         cmocka_unit_test(test_sprt_cell_reports_the_sequential_decision),
         cmocka_unit_test(test_ci_stopped_cell_is_flagged),
+        cmocka_unit_test(test_variants_compared),
+        cmocka_unit_test(test_compared_needs_same_agents),
+        cmocka_unit_test(test_game_metrics),
         cmocka_unit_test(test_sprt_rows_same_on_one_and_two_threads),
         cmocka_unit_test(test_resume_plays_exactly_the_missing_games),
     };

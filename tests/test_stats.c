@@ -585,7 +585,150 @@ static void test_equivalence_is_tost_on_wilson(void **state)
     }
 }
 
-/* ---- ply summaries ------------------------------------------------------ */
+/* ---- two proportions and trends ---------------------------------------- */
+
+static void test_newcombe_diff_examples(void **state)
+{
+    (void)state;
+    /* Newcombe, R. G. (1998), "Interval estimation for the difference
+     * between independent proportions: comparison of eleven methods",
+     * Statistics in Medicine 17:873-890, Table II, method 10: example (a)
+     * 56/70 - 48/80 is printed as 0.0524 to 0.3339 (the figure the issue
+     * quotes; the paper itself could not be opened here). By hand: Wilson
+     * 56/70 = [0.691834, 0.876953], 48/80 = [0.490455, 0.700382] (the
+     * roots, as in test_wilson_newcombe_examples), d = 0.2, and
+     *   lo = 0.2 - sqrt(0.108166^2 + 0.100382^2) = 0.2 - 0.147569 = 0.0524,
+     *   hi = 0.2 + sqrt(0.076953^2 + 0.109545^2) = 0.2 + 0.133873 = 0.3339.
+     * The other rows: the same formula evaluated in Python from Wilson
+     * bounds in double (not checked against the printed table). They
+     * cover the boundaries: 0/n on both sides and 10/10 against 0/n. */
+    static const struct {
+        double x1, n1, x2, n2, lo, hi;
+    } cases[] = {
+        {56, 70, 48, 80, 0.0524314724023649, 0.3338726540369059},
+        {9, 10, 3, 10, 0.17052272393450313, 0.809017973535488},
+        {5, 56, 0, 29, -0.03813714790353685, 0.19256001385511157},
+        {0, 10, 0, 20, -0.16112515805281932, 0.27753279986288915},
+        {0, 10, 0, 10, -0.27753279986288915, 0.27753279986288915},
+        {10, 10, 0, 20, 0.679086037141915, 1.0},
+        {10, 10, 0, 10, 0.6075093504305245, 1.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        double lo, hi;
+        stats_newcombe_diff(cases[i].x1, cases[i].n1, cases[i].x2,
+                            cases[i].n2, Z95, &lo, &hi);
+        expect_near(lo, cases[i].lo, 1e-13, "Newcombe lower");
+        expect_near(hi, cases[i].hi, 1e-13, "Newcombe upper");
+    }
+    double lo, hi;
+    stats_newcombe_diff(56, 70, 48, 80, Z95, &lo, &hi);
+    expect_near(lo, 0.0524, 5e-5, "Newcombe's printed lower (a)");
+    expect_near(hi, 0.3339, 5e-5, "Newcombe's printed upper (a)");
+    /* Antisymmetric: swapping the samples negates and swaps the bounds. */
+    double lo2, hi2;
+    stats_newcombe_diff(48, 80, 56, 70, Z95, &lo2, &hi2);
+    expect_near(lo2, -hi, 1e-15, "swapped lower");
+    expect_near(hi2, -lo, 1e-15, "swapped upper");
+    /* Fractional counts (draws as halves) are the Wilson intervals of
+     * those counts, squared and added: 7.5/20 - 7.5/20 is symmetric. */
+    stats_newcombe_diff(7.5, 20, 7.5, 20, Z95, &lo, &hi);
+    expect_near(lo, -hi, 1e-15, "equal fractional samples");
+    expect_near(hi, hypot(0.5905104338485733 - 0.375,
+                          0.375 - 0.19977085566463154), 1e-14,
+                "fractional upper");
+    /* An empty sample: nothing is known. */
+    stats_newcombe_diff(0, 0, 3, 10, Z95, &lo, &hi);
+    assert_true(lo == -1.0 && hi == 1.0);
+    /* z = 0 collapses to the point estimate. */
+    stats_newcombe_diff(3, 10, 1, 10, 0.0, &lo, &hi);
+    expect_near(lo, 0.2, 1e-15, "z = 0 lower");
+    expect_near(hi, 0.2, 1e-15, "z = 0 upper");
+}
+
+static void test_two_proportion_z(void **state)
+{
+    (void)state;
+    /* 56/70 vs 48/80 by hand: Pearson's chi-square of [[56, 14], [48, 32]]
+     * = 150 (56 32 - 14 48)^2 / (70 80 104 46) = 188160000 / 26790400
+     * = 7.023410..., z = sqrt of it = 2.650172; p = erfc(z / sqrt 2) =
+     * 0.008045 (the chi-square(1) tail of 7.0234). */
+    double z, p = stats_two_proportion_p(56, 70, 48, 80, &z);
+    expect_near(z * z, 188160000.0 / 26790400.0, 1e-12, "z^2 = chi-square");
+    expect_near(p, erfc(sqrt(188160000.0 / 26790400.0) / sqrt(2.0)), 1e-15,
+                "two-proportion p");
+    expect_near(p, 0.008045, 5e-7, "two-proportion p, 4 figures");
+    /* antisymmetric in z, symmetric in p */
+    double z2, p2 = stats_two_proportion_p(48, 80, 56, 70, &z2);
+    expect_near(z2, -z, 1e-15, "swapped z");
+    expect_near(p2, p, 1e-15, "swapped p");
+    /* equal proportions: z = 0, p = 1 */
+    assert_true(stats_two_proportion_p(3, 10, 6, 20, &z) == 1.0 && z == 0.0);
+    /* no variance (all failures, all successes) and empty samples: 1 */
+    assert_true(stats_two_proportion_p(0, 10, 0, 20, &z) == 1.0 && z == 0.0);
+    assert_true(stats_two_proportion_p(10, 10, 20, 20, NULL) == 1.0);
+    assert_true(stats_two_proportion_p(0, 0, 5, 20, &z) == 1.0 && z == 0.0);
+    /* 10/10 vs 0/10: pbar = 1/2, z = 1 / sqrt(1/4 * 1/5) = sqrt 20 */
+    p = stats_two_proportion_p(10, 10, 0, 10, &z);
+    expect_near(z, sqrt(20.0), 1e-14, "extreme z");
+    expect_near(p, erfc(sqrt(10.0)), 1e-18, "extreme p");
+}
+
+static void test_trend_hand_computation(void **state)
+{
+    (void)state;
+    /* Three groups at scores 7, 8, 9 with 2/10, 5/10, 8/10 successes:
+     * N = 30, pbar = 15/30 = 1/2, tbar = 8,
+     *   T = (7-8)(2-5) + (8-8)(5-5) + (9-8)(8-5) = 3 + 0 + 3 = 6,
+     *   S = 10 (1 + 0 + 1) = 20,
+     *   z = 6 / sqrt(1/4 * 20) = 6 / sqrt 5 = 2.683282 (z^2 = 7.2),
+     *   p = erfc(z / sqrt 2) = 0.007290 (the chi-square(1) tail of 7.2),
+     *   slope = T / S = 0.3 per unit (the proportions 0.2, 0.5, 0.8). */
+    double x[] = {2, 5, 8}, n[] = {10, 10, 10}, t[] = {7, 8, 9};
+    double slope, z, p = stats_trend_p(x, n, t, 3, &slope, &z);
+    expect_near(z, 6.0 / sqrt(5.0), 1e-14, "trend z");
+    expect_near(p, erfc(6.0 / sqrt(10.0)), 1e-16, "trend p");
+    expect_near(p, 0.007290, 5e-7, "trend p, 4 figures");
+    expect_near(slope, 0.3, 1e-15, "trend slope");
+    /* Scores 0, 1, 2 give the same test (a linear change of scores), the
+     * slope per unit of the new score being the same here (unit steps). */
+    double t0[] = {0, 1, 2}, slope0, z0;
+    double p0 = stats_trend_p(x, n, t0, 3, &slope0, &z0);
+    expect_near(z0, z, 1e-14, "trend z, scores 0 1 2");
+    expect_near(p0, p, 1e-16, "trend p, scores 0 1 2");
+    expect_near(slope0, 0.3, 1e-15, "trend slope, scores 0 1 2");
+    /* Unequal groups and fractional counts (draws as halves), by hand:
+     * x = 1.5/4, 3/6 at t = 1, 3: N = 10, pbar = 0.45, tbar = 2.2,
+     *   T = (1-2.2)(1.5-1.8) + (3-2.2)(3-2.7) = 0.36 + 0.24 = 0.6,
+     *   S = 4 (1.44) + 6 (0.64) = 9.6, var = 0.45 0.55 9.6 = 2.376,
+     *   z = 0.6 / sqrt 2.376, slope = 0.6 / 9.6 = 0.0625. Two groups: the
+     *   trend test is the two-proportion z test. */
+    double xf[] = {1.5, 3}, nf[] = {4, 6}, tf[] = {1, 3};
+    p = stats_trend_p(xf, nf, tf, 2, &slope, &z);
+    expect_near(z, 0.6 / sqrt(2.376), 1e-13, "fractional trend z");
+    expect_near(slope, 0.0625, 1e-15, "fractional trend slope");
+    double zz, pz = stats_two_proportion_p(3, 6, 1.5, 4, &zz);
+    expect_near(zz, z, 1e-13, "two groups: the z test");
+    expect_near(pz, p, 1e-14, "two groups: the z test's p");
+    /* Reversed order of the scores flips the sign of z and slope only. */
+    double tr[] = {9, 8, 7};
+    p = stats_trend_p(x, n, tr, 3, &slope, &z);
+    expect_near(z, -6.0 / sqrt(5.0), 1e-14, "reversed z");
+    expect_near(slope, -0.3, 1e-15, "reversed slope");
+    /* No trend to test: one score, no variance, no games. */
+    double same[] = {8, 8, 8};
+    assert_true(stats_trend_p(x, n, same, 3, &slope, &z) == 1.0
+                && slope == 0.0 && z == 0.0);
+    double none[] = {0, 0, 0};
+    assert_true(stats_trend_p(none, n, t, 3, &slope, &z) == 1.0);
+    assert_true(stats_trend_p(none, none, t, 3, &slope, &z) == 1.0);
+    /* A flat proportion: z = 0, p = 1. */
+    double flat[] = {5, 5, 5};
+    p = stats_trend_p(flat, n, t, 3, &slope, &z);
+    expect_near(p, 1.0, 1e-15, "flat p");
+    expect_near(z, 0.0, 1e-15, "flat z");
+}
+
+/* ---- mean and median ----------------------------------------------------- */
 
 static void test_mean_and_median(void **state)
 {
@@ -635,6 +778,9 @@ int main(void)
         cmocka_unit_test(test_sprt_model_properties),
         cmocka_unit_test(test_equivalence_verdicts),
         cmocka_unit_test(test_equivalence_is_tost_on_wilson),
+        cmocka_unit_test(test_newcombe_diff_examples),
+        cmocka_unit_test(test_two_proportion_z),
+        cmocka_unit_test(test_trend_hand_computation),
         cmocka_unit_test(test_mean_and_median),
     };
     return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -1,8 +1,8 @@
 /*
  * cmd_report.c -- `rulelab report`: what the games of a results database
  * say (win rates per seat with intervals and tests, per cell, variant and
- * agent pair), built by report.c and printed as a table, CSV, JSON or
- * Markdown. It opens the database read-only, so it is safe while a sweep
+ * agent pair, and variants compared along one parameter), built by
+ * report.c and printed as a table, CSV, JSON or Markdown. It opens the database read-only, so it is safe while a sweep
  * is writing it.
  */
 #include <stdio.h>
@@ -18,10 +18,12 @@
  * lost. */
 static int run_report(int argc, char **argv)
 {
-    const char *format = "table", *sweep = NULL, *pos[1];
-    int npos;
+    const char *format = "table", *sweep = NULL, *compare = NULL, *pos[1];
+    int npos, metrics = 0;
     const struct cli_option opts[] = {{"--format", &format, NULL},
                                       {"--sweep", &sweep, NULL},
+                                      {"--compare", &compare, NULL},
+                                      {"--metrics", NULL, &metrics},
                                       {NULL, NULL, NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_report);
     if (rc)
@@ -44,6 +46,10 @@ static int run_report(int argc, char **argv)
     if (r.n_cells == 0)
         fprintf(stderr, "rulelab report: %s holds no games%s%s\n", pos[0],
                 sweep ? " of sweep " : "", sweep ? sweep : "");
+    else if (report_keep_compared(&r, compare) == 0 && compare)
+        fprintf(stderr, "rulelab report: no two cells differ in '%s' alone "
+                "(same sweep and agents): nothing to compare\n", compare);
+    r.print_metrics = metrics;
     report_print(&r, (enum report_format)f, stdout);
     report_free(&r);
     store_close(st);
@@ -52,7 +58,8 @@ static int run_report(int argc, char **argv)
 
 const struct cli_command cmd_report = {
     "report", "win rates, intervals and tests from a results database",
-    "usage: rulelab report DB [--format table|csv|json|markdown] [--sweep NAME]\n\n"
+    "usage: rulelab report DB [--format table|csv|json|markdown] [--sweep NAME]\n"
+    "                         [--compare PARAM] [--metrics]\n\n"
     "Per cell (variant x seat-0 agent x seat-1 agent), per variant and per\n"
     "agent pair: games, wins of each seat, draws by the rules and by the ply\n"
     "cap, wins by reason, mean and median plies; the seat-0 score (wins +\n"
@@ -65,7 +72,18 @@ const struct cli_command cmd_report = {
     "test's own decision (SPRT: accept H0 or H1, the log-likelihood ratio\n"
     "and the bound it crossed), and its interval and p are n/a (null in\n"
     "JSON) and left out of Holm, as are variant and pair rows that include\n"
-    "it.\n\n"
-    "  --format F   table (default), csv, json or markdown\n"
-    "  --sweep NAME only the games of this sweep\n",
+    "it.\n"
+    "Variants compared: for two cells of one sweep with the same agents in\n"
+    "the same seats whose variants differ in one parameter alone, at\n"
+    "adjacent values, the change in seat-0 score and in draw rate (later\n"
+    "value minus earlier) with Newcombe's 95% interval and the\n"
+    "two-proportion z test's p; across 3 or more values of a whole-number\n"
+    "parameter, the Cochran-Armitage trend test and the slope per unit.\n"
+    "Game metrics per cell (--metrics; always in JSON): decisive, drawn by\n"
+    "the rules and drawn by the ply cap as shares of games with 95% Wilson\n"
+    "intervals, and the length in plies (mean with a 95% interval, median).\n\n"
+    "  --format F     table (default), csv, json or markdown\n"
+    "  --sweep NAME   only the games of this sweep\n"
+    "  --compare PARAM  compare variants only along this parameter\n"
+    "  --metrics      add the game metrics table (table, csv, markdown)\n",
     run_report};

@@ -4,10 +4,12 @@
  */
 #include "agent.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "eval.h"
 #include "mcts.h"
 #include "rng.h"
 
@@ -38,34 +40,76 @@ static move_t random_choose(void *self, const struct game *g, const void *st,
 
 static const struct agent_kind random_kind = {
     "random", "plays a uniformly random legal move", NULL, 0,
-    random_create, random_choose, NULL, free, 1};
+    random_create, random_choose, NULL, free, 1, 0};
 
 /* ---- the registry ---------------------------------------------------- */
 
 const struct agent_kind *const agent_kinds[] = {&random_kind, &mcts_kind,
                                                 NULL};
 
-int agent_kinds_text(char *buf, size_t n)
+int agent_kind_params(const struct agent_kind *kind, struct param_spec *out)
 {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; agent_kinds[i]; i++) {
-        const struct agent_kind *k = agent_kinds[i];
-        int w = snprintf(buf + len, n - len, "%s - %s\n", k->name, k->doc);
-        for (int p = 0; w >= 0 && (size_t)w < n - len && p < k->n_params; p++) {
-            len += (size_t)w;
-            char def[64], allowed[128];
-            param_value_text(&k->params[p], k->params[p].def, def, sizeof def);
-            param_allowed_text(&k->params[p], allowed, sizeof allowed);
-            w = snprintf(buf + len, n - len, "  %-12s default %-8s allowed "
-                         "%-16s %s\n", k->params[p].name, def, allowed,
-                         k->params[p].doc);
-        }
+    int n = 0;
+    for (int i = 0; i < kind->n_params; i++)
+        out[n++] = kind->params[i];
+    for (int i = 0; kind->uses_eval && i < eval_weight_count(); i++)
+        out[n++] = *eval_weight(i);
+    assert(n <= VARIANT_MAX_PARAMS);
+    return n;
+}
+
+/* Appends to buf (of size n, len used) one line per parameter in params:
+ * name, default, what is allowed, doc. Returns the new length, or -1 if
+ * it does not fit. */
+static int params_text(const struct param_spec *params, int n_params,
+                       char *buf, size_t n, size_t len)
+{
+    for (int p = 0; p < n_params; p++) {
+        char def[64], allowed[128];
+        param_value_text(&params[p], params[p].def, def, sizeof def);
+        param_allowed_text(&params[p], allowed, sizeof allowed);
+        int w = snprintf(buf + len, n - len, "  %-12s default %-8s allowed "
+                         "%-16s %s\n", params[p].name, def, allowed,
+                         params[p].doc);
         if (w < 0 || (size_t)w >= n - len)
             return -1;
         len += (size_t)w;
     }
     return (int)len;
+}
+
+/* The kinds with their own parameters; then, if with_weights, the
+ * evaluation weights. Returns the length, or -1 if it does not fit. */
+static int kinds_text(char *buf, size_t n, int with_weights)
+{
+    int len = 0, any_eval = 0;
+    buf[0] = '\0';
+    for (int i = 0; agent_kinds[i] && len >= 0; i++) {
+        const struct agent_kind *k = agent_kinds[i];
+        int w = snprintf(buf + len, n - (size_t)len, "%s - %s%s\n", k->name,
+                         k->doc, k->uses_eval ? " (and the evaluation "
+                         "weights below)" : "");
+        if (w < 0 || (size_t)w >= n - (size_t)len)
+            return -1;
+        len = params_text(k->params, k->n_params, buf, n, (size_t)len + (size_t)w);
+        any_eval |= k->uses_eval;
+    }
+    if (len < 0 || !any_eval || !with_weights)
+        return len;
+    int w = snprintf(buf + len, n - (size_t)len, "evaluation weights (points "
+                     "per unit of each feature, for the side to move):\n");
+    if (w < 0 || (size_t)w >= n - (size_t)len)
+        return -1;
+    len += w;
+    for (int i = 0; game_evals[i] && len >= 0; i++)
+        len = params_text(game_evals[i]->weights, game_evals[i]->n_features,
+                          buf, n, (size_t)len);
+    return len;
+}
+
+int agent_kinds_text(char *buf, size_t n)
+{
+    return kinds_text(buf, n, 1);
 }
 
 /* The kind called name, or NULL. */
@@ -86,22 +130,44 @@ const struct agent_kind *agent_kind_of(const char *spec)
     return find_kind(name);
 }
 
-int agent_identity(const char *spec, char *buf, size_t n, char *err,
-                   size_t errsz)
+/* Finds spec's kind and parses its arguments against the kind's whole
+ * table (written to params, *n_params entries) into values. Returns the
+ * kind, or NULL with a message in err. */
+static const struct agent_kind *parse_spec(const char *spec,
+                                           struct param_spec *params,
+                                           int *n_params, double *values,
+                                           char *err, size_t errsz)
 {
     char name[64];
     const char *args, *args_end;
     if (spec_split(spec, name, sizeof name, &args, &args_end, err, errsz))
-        return -1;
+        return NULL;
     const struct agent_kind *kind = find_kind(name);
+    if (!kind) {
+        char kinds[4096];
+        kinds_text(kinds, sizeof kinds, 0);
+        game_error(err, errsz, "unknown agent '%s'; the agents are (`rulelab "
+                   "list` shows the evaluation weights too):\n%s", name, kinds);
+        return NULL;
+    }
+    *n_params = agent_kind_params(kind, params);
+    if (spec_parse_args(kind->name, params, *n_params, args, args_end, values,
+                        err, errsz))
+        return NULL;
+    return kind;
+}
+
+int agent_identity(const char *spec, char *buf, size_t n, char *err,
+                   size_t errsz)
+{
+    struct param_spec params[VARIANT_MAX_PARAMS];
     double values[VARIANT_MAX_PARAMS];
+    int n_params;
+    const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
+                                               err, errsz);
     if (!kind)
-        return game_error(err, errsz, "unknown agent '%s'", name);
-    if (spec_parse_args(kind->name, kind->params, kind->n_params, args,
-                        args_end, values, err, errsz))
         return -1;
-    int len = spec_identity(kind->name, kind->params, kind->n_params, values,
-                            buf, n);
+    int len = spec_identity(kind->name, params, n_params, values, buf, n);
     if (len < 0)
         return game_error(err, errsz, "%s: the identity is too long", spec);
     return len;
@@ -110,22 +176,13 @@ int agent_identity(const char *spec, char *buf, size_t n, char *err,
 int agent_create(const char *spec, uint64_t seed, struct agent **out,
                  char *err, size_t errsz)
 {
-    char name[64];
-    const char *args, *args_end;
-    *out = NULL;
-    if (spec_split(spec, name, sizeof name, &args, &args_end, err, errsz))
-        return -1;
-    const struct agent_kind *kind = find_kind(name);
-    if (!kind) {
-        char kinds[2048];
-        agent_kinds_text(kinds, sizeof kinds);
-        game_error(err, errsz, "unknown agent '%s'; the agents are:\n%s", name,
-                  kinds);
-        return -1;
-    }
+    struct param_spec params[VARIANT_MAX_PARAMS];
     double values[VARIANT_MAX_PARAMS];
-    if (spec_parse_args(kind->name, kind->params, kind->n_params, args,
-                        args_end, values, err, errsz))
+    int n_params;
+    *out = NULL;
+    const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
+                                               err, errsz);
+    if (!kind)
         return -1;
     struct agent *a = calloc(1, sizeof *a);
     if (!a || !(a->self = kind->create(values, seed))) {
@@ -134,9 +191,16 @@ int agent_create(const char *spec, uint64_t seed, struct agent **out,
         return -1;
     }
     a->kind = kind;
-    if (kind->n_params)
-        spec_canonical(kind->name, kind->params, kind->n_params, values,
-                       a->spec, sizeof a->spec);
+    /* Every own parameter, and the weights off their defaults. */
+    int shown = kind->n_params;
+    for (int i = kind->n_params; i < n_params; i++)
+        if (values[i] != params[i].def) {
+            params[shown] = params[i];
+            values[shown++] = values[i];
+        }
+    if (shown)
+        spec_canonical(kind->name, params, shown, values, a->spec,
+                       sizeof a->spec);
     else
         snprintf(a->spec, sizeof a->spec, "%s", kind->name);
     *out = a;

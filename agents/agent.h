@@ -29,9 +29,11 @@ struct agent_stats {
 struct agent_kind {
     const char *name;
     const char *doc; /* one line */
-    const struct param_spec *params;
+    const struct param_spec *params; /* the kind's own parameters */
     int n_params;
-    /* Returns new agent data, or NULL when memory is short. */
+    /* Returns new agent data, or NULL when memory is short. values holds
+     * the kind's own n_params values, then, if uses_eval, every
+     * evaluation weight (eval_weight's order). */
     void *(*create)(const double *values, uint64_t seed);
     /* Chooses a legal move for st (the game must not be over). */
     move_t (*choose)(void *self, const struct game *g, const void *st,
@@ -45,13 +47,17 @@ struct agent_kind {
      * random move). Results record it, and a sweep cell is never resumed
      * under another (results/README.md). 1 at first. */
     int behaviour_version;
+    /* Whether the kind evaluates positions (eval.h): its specs then take
+     * every evaluation weight as a parameter too. */
+    int uses_eval;
 };
 
 struct agent {
     const struct agent_kind *kind;
     void *self;
     struct agent_stats stats;
-    char spec[VARIANT_TEXT_MAX]; /* canonical spec */
+    char spec[VARIANT_TEXT_MAX]; /* canonical spec: every own parameter,
+                                  * and the weights off their defaults */
 };
 
 /* Every agent kind, NULL-terminated. */
@@ -81,7 +87,13 @@ const struct agent_kind *agent_kind_of(const char *spec);
 int agent_identity(const char *spec, char *buf, size_t n, char *err,
                    size_t errsz);
 
-/* Writes, one per line, each kind with its parameters and defaults. */
+/* Writes the whole parameter table of kind into out (room for
+ * VARIANT_MAX_PARAMS): its own parameters, then the evaluation weights if
+ * it uses them. Returns how many. Specs are parsed against this table. */
+int agent_kind_params(const struct agent_kind *kind, struct param_spec *out);
+
+/* Writes, one per line, each kind with its parameters and defaults, then
+ * the evaluation weights that the kinds marked uses_eval take. */
 int agent_kinds_text(char *buf, size_t n);
 
 #endif

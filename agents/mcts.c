@@ -404,4 +404,4 @@ static void mcts_observe(void *self, const struct game *g, const void *st,
  * float, so a near-tie between children could be broken otherwise. */
 const struct agent_kind mcts_kind = {
     "mcts", "UCT Monte Carlo tree search with MCTS-Solver", mcts_params,
-    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy, 2};
+    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy, 2, 0};

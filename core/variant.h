@@ -33,8 +33,8 @@ struct param_spec {
     int since;
 };
 
-#define VARIANT_MAX_PARAMS 16
-#define VARIANT_TEXT_MAX 512
+#define VARIANT_MAX_PARAMS 64
+#define VARIANT_TEXT_MAX 2048
 
 struct variant {
     const struct game *game;

@@ -359,7 +359,7 @@ static void check_proof(const struct variant *v, const void *st, int plies,
     struct solver_options o = {plies, BIG_BUDGET, TT_MB};
     struct solver_result r;
     struct proof_info info;
-    char err[1024], canon[VARIANT_TEXT_MAX], text[1024], header[1100];
+    char err[1024], canon[VARIANT_TEXT_MAX], text[1024], header[VARIANT_TEXT_MAX + 16];
     FILE *f = tmpfile();
     assert_non_null(f);
     if (solver_write_proof(v, st, &o, f, &r, err, sizeof err) != 0)
@@ -1344,7 +1344,7 @@ static void cross_check(const int *games, int ngames, int count, int max_plies,
         for (int i = 0; i < count; i++) {
             struct variant v;
             _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-            char what[1100], text[512], canon[VARIANT_TEXT_MAX];
+            char what[VARIANT_TEXT_MAX + 600], text[512], canon[VARIANT_TEXT_MAX];
             random_position(game, &r, &v, st);
             const struct game *g = v.game;
             g->to_text(st, text, sizeof text);

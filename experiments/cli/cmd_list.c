@@ -39,8 +39,11 @@ static int run_list(int argc, char **argv)
         printf("\n");
     }
     if (!only) {
-        char kinds[4096];
-        agent_kinds_text(kinds, sizeof kinds);
+        static char kinds[32768];
+        if (agent_kinds_text(kinds, sizeof kinds) < 0) {
+            fprintf(stderr, "rulelab list: the agents' table is too long\n");
+            return CLI_FAIL;
+        }
         printf("agents (rulelab play --agents SPEC0,SPEC1):\n%s", kinds);
     }
     return CLI_OK;

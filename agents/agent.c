@@ -49,12 +49,12 @@ const struct agent_kind *const agent_kinds[] = {&random_kind, &mcts_kind,
 
 int agent_kind_params(const struct agent_kind *kind, struct param_spec *out)
 {
-    int n = 0;
+    int weights = kind->uses_eval ? eval_weight_count() : 0, n = 0;
+    assert(kind->n_params + weights <= VARIANT_MAX_PARAMS);
     for (int i = 0; i < kind->n_params; i++)
         out[n++] = kind->params[i];
-    for (int i = 0; kind->uses_eval && i < eval_weight_count(); i++)
+    for (int i = 0; i < weights; i++)
         out[n++] = *eval_weight(i);
-    assert(n <= VARIANT_MAX_PARAMS);
     return n;
 }
 

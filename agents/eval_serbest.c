@@ -127,14 +127,15 @@ static int colour_at(const uint8_t *b, int sq, int colour)
 struct side_scan {
     uint8_t attacked[SERBEST_SQUARES]; /* 1 where the side attacks */
     int mobility; /* pseudo-legal board moves, the king's left out */
+    int points; /* the pieces' points (piece_points) */
 };
 
-/* Whether piece p (or empty, or the border) belongs to colour's enemy:
- * branch-free, as it runs for every step of every piece. */
+/* Whether the square's content p (a piece, empty or the border) is a
+ * piece of colour's enemy, in one comparison as it runs for every step of
+ * every piece: the enemy's pieces are 1..7 (white) or 9..15 (black). */
 static int is_enemy(int p, int colour)
 {
-    return (p != SERBEST_EMPTY) & (p != SERBEST_OFF)
-           & (SERBEST_COLOUR(p) != colour);
+    return (unsigned)(p - SERBEST_PIECE(1, colour ^ 1)) < 7u;
 }
 
 /* Marks what a slider on from attacks along steps and counts its moves. */
@@ -189,10 +190,12 @@ static void scan_side(const struct serbest_state *s, int colour,
     const uint8_t *b = s->board;
     memset(out->attacked, 0, sizeof out->attacked);
     out->mobility = 0;
+    out->points = 0;
     for (int i = 0; i < s->pieces[colour].count; i++) {
         const int from = s->pieces[colour].sq[i];
         const int kind = SERBEST_KIND(b[from]);
         uint8_t *a = out->attacked;
+        out->points += piece_points[kind];
         switch (kind) {
         case SERBEST_KING: scan_leaper(b, from, king_steps, colour, a); break;
         case SERBEST_QUEEN:
@@ -293,20 +296,12 @@ static int drop_check_squares(const struct serbest_state *s, int k,
 
 /* ---- the features ------------------------------------------------------- */
 
-static void material(const struct serbest_state *s, double *f)
+static int hand_points(const struct serbest_state *s, int colour)
 {
-    const int us = s->head.side;
-    double board = 0, hand = 0;
-    for (int c = 0; c < 2; c++) {
-        double sign = c == us ? 1 : -1;
-        for (int i = 0; i < s->pieces[c].count; i++)
-            board += sign * piece_points[SERBEST_KIND(
-                                 s->board[s->pieces[c].sq[i]])];
-        for (int k = 1; k < SERBEST_KINDS; k++)
-            hand += sign * s->hand[c][k] * piece_points[k];
-    }
-    f[F_MATERIAL_BOARD] = board;
-    f[F_MATERIAL_HAND] = hand;
+    int points = 0;
+    for (int k = SERBEST_QUEEN; k < SERBEST_KINDS; k++)
+        points += s->hand[colour][k] * piece_points[k];
+    return points;
 }
 
 static void serbest_features(const void *st, double *f)
@@ -316,7 +311,8 @@ static void serbest_features(const void *st, double *f)
     struct side_scan scan[2];
     scan_side(s, SERBEST_WHITE, &scan[SERBEST_WHITE]);
     scan_side(s, SERBEST_BLACK, &scan[SERBEST_BLACK]);
-    material(s, f);
+    f[F_MATERIAL_BOARD] = scan[us].points - scan[them].points;
+    f[F_MATERIAL_HAND] = hand_points(s, us) - hand_points(s, them);
     double advance = 0, path = 0, attacks = 0, drops = 0;
     for (int c = 0; c < 2; c++) {
         const int k = s->king_sq[c], sign = c == us ? 1 : -1;

@@ -242,9 +242,9 @@ static int khan_steps(const struct serbest_state *s, int colour)
     const int k = s->king_sq[colour];
     if (!k || advance_of(colour, k) != 8)
         return 0;
+    const int ahead = k + forward_step(colour);
     int n = 0;
-    for (int t = k + forward_step(colour) - 1; t <= k + forward_step(colour) + 1;
-         t++)
+    for (int t = ahead - 1; t <= ahead + 1; t++)
         n += s->board[t] != SERBEST_OFF && !colour_at(s->board, t, colour)
              && !serbest_attacked(s, t, colour ^ 1, k);
     return n;
@@ -254,8 +254,10 @@ static int attacked_neighbours(const uint8_t *b, int k,
                                const uint8_t *enemy_attacks)
 {
     int n = 0;
-    for (int i = 0; i < 8; i++)
-        n += b[k + king_steps[i]] != SERBEST_OFF && enemy_attacks[k + king_steps[i]];
+    for (int i = 0; i < 8; i++) {
+        const int t = k + king_steps[i];
+        n += b[t] != SERBEST_OFF && enemy_attacks[t];
+    }
     return n;
 }
 
@@ -321,7 +323,8 @@ static void serbest_features(const void *st, double *f)
         const int adv = advance_of(c, k);
         advance += sign * adv * adv;
         path += sign * open_path(s, c, k, scan[c ^ 1].attacked) * adv / 8.0;
-        attacks -= sign * attacked_neighbours(s->board, k, scan[c ^ 1].attacked);
+        attacks -= sign * attacked_neighbours(s->board, k,
+                                              scan[c ^ 1].attacked);
         drops -= sign * drop_check_squares(s, k, c ^ 1);
     }
     f[F_KING_LANDED] = (s->king_sq[us] != 0) - (s->king_sq[them] != 0);

@@ -316,24 +316,54 @@ static void test_mobility(void **state)
     assert_flips("Pe5 qd6", "Kk", "serbest_mobility", -20);
 }
 
-/* The weighted sum with the default weights, as the agents use it. */
-static void test_score_flips(void **state)
+/* A feature's hand-derived value, by name. */
+struct named_value {
+    const char *name;
+    double value;
+};
+
+/* Asserts that eval_score, with the default weights, is the weighted sum
+ * of the n hand-derived features in want (the others 0). */
+static void assert_score(const struct serbest_state *s,
+                         const struct named_value *want, int n)
 {
-    (void)state;
     const struct game_eval *e = eval_of(&serbest_game);
-    double w[EVAL_MAX_FEATURES];
+    double w[EVAL_MAX_FEATURES], f[EVAL_MAX_FEATURES] = {0}, expected = 0;
     for (int i = 0; i < e->n_features; i++)
         w[i] = e->weights[i].def;
-    struct serbest_state white, black;
-    /* The same position with either side to move: a king on e9 that can
-     * step to rank 10 is worth far more to its side when it moves. */
-    read_position(NULL, "Ke9 ra3", "k", 'w', &white);
-    read_position(NULL, "Ke9 ra3", "k", 'b', &black);
-    assert_true(eval_score(e, w, &white) > 1000);
-    assert_true(eval_score(e, w, &black) < 0);
+    for (int i = 0; i < n; i++)
+        f[feature_index(want[i].name)] = want[i].value;
+    for (int i = 0; i < e->n_features; i++)
+        expected += w[i] * f[i];
+    double got = eval_score(e, w, s);
+    assert_true(got > expected - 1e-9 && got < expected + 1e-9);
 }
 
-/* ---- capture_value and is_forcing ----------------------------------------- */
+/* Every feature of one position at once, from both sides: a white king
+ * on e9 (advance 8) with d10 e10 f10 free, a black rook on a3 (18 moves:
+ * a4..a10, a2 a1, b3..j3; it attacks nothing beside e9), Black's king in
+ * hand. Only the rook's is any mobility (the king's is not counted). */
+static void test_score(void **state)
+{
+    (void)state;
+    struct serbest_state s;
+    read_position(NULL, "Ke9 ra3", "k", 'w', &s);
+    const struct named_value white[] = {
+        {"serbest_material_board", -500}, {"serbest_king_landed", 1},
+        {"serbest_king_advance", 64},     {"serbest_king_path", 3},
+        {"serbest_khan_now", 1},          {"serbest_mobility", -18},
+    };
+    assert_score(&s, white, 6);
+    read_position(NULL, "Ke9 ra3", "k", 'b', &s);
+    const struct named_value black[] = {
+        {"serbest_material_board", 500}, {"serbest_king_landed", -1},
+        {"serbest_king_advance", -64},   {"serbest_king_path", -3},
+        {"serbest_khan_threatened", -3}, {"serbest_mobility", 18},
+    };
+    assert_score(&s, black, 6);
+}
+
+/* ---- capture_value and is_forcing ------------------------------------- */
 
 static move_t move_of(const struct serbest_state *s, const char *text)
 {
@@ -448,7 +478,7 @@ static void test_forcing_khan(void **state)
     assert_false(forcing("ke3", "K", 'b', "e3d3"));
 }
 
-/* ---- against references on random positions ------------------------------ */
+/* ---- against references on random positions -------------------------- */
 
 /* Far-rank squares colour's king steps onto legally, by the core's own
  * test: empty or the enemy's, not attacked with the king lifted. */
@@ -581,7 +611,7 @@ int main(void)
         cmocka_unit_test(test_king_attacks),
         cmocka_unit_test(test_drop_checks),
         cmocka_unit_test(test_mobility),
-        cmocka_unit_test(test_score_flips),
+        cmocka_unit_test(test_score),
         cmocka_unit_test(test_capture_value),
         cmocka_unit_test(test_forcing_checks),
         cmocka_unit_test(test_forcing_khan),

@@ -4,8 +4,9 @@
  * evaluation the right way for the side to move (each read with either
  * side to move, so the sign flips), with the value derived by hand in a
  * comment; capture_value and is_forcing on hand-built moves; and, on
- * positions from seeded random games, the king terms and is_forcing
- * against references built from the core's own attack test and apply.
+ * positions from seeded random games, the king terms (attacks, path,
+ * checking drops, Khan steps) and is_forcing against references built
+ * from the core's own attack test and apply.
  *
  * Positions are written as placements ("Ke5 ra7": a white king on e5, a
  * black rook on a7), the hands and the side to move; placement_text turns
@@ -14,6 +15,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -513,6 +515,66 @@ static int ref_king_attacks(const struct serbest_state *s, int colour)
     return n;
 }
 
+/* The path term of colour's king, by the core: squares of the two ranks
+ * ahead that the enemy does not attack or hold, times advance / 8. */
+static double ref_king_path(const struct serbest_state *s, int colour)
+{
+    const int k = s->king_sq[colour], enemy = colour ^ 1;
+    const int dir = colour == SERBEST_WHITE ? 1 : -1;
+    const int advance = colour == SERBEST_WHITE ? SERBEST_RANK(k)
+                                                : 9 - SERBEST_RANK(k);
+    int open = 0;
+    for (int ahead = 1; ahead <= 2; ahead++)
+        for (int df = -ahead; df <= ahead; df++) {
+            int file = SERBEST_FILE(k) + df;
+            int rank = SERBEST_RANK(k) + ahead * dir;
+            if (file < 0 || file > 9 || rank < 0 || rank > 9)
+                continue;
+            int t = SERBEST_SQ(file, rank), p = s->board[t];
+            open += !serbest_attacked(s, t, enemy, 0)
+                    && !(p != SERBEST_EMPTY && SERBEST_COLOUR(p) == enemy);
+        }
+    return open * advance / 8.0;
+}
+
+/* The empty squares within two of colour's king where a piece from the
+ * enemy's hand, put there, would itself attack the king (from beside it
+ * only under adjacent_drop_check), by the core's attack test on a copy in
+ * which the enemy's own pieces are turned to colour's (they still block
+ * but no longer attack). */
+static int ref_drop_checks(const struct serbest_state *s, int colour)
+{
+    struct serbest_state copy = *s;
+    const int k = s->king_sq[colour], dropper = colour ^ 1;
+    for (int sq = 0; sq < SERBEST_SQUARES; sq++) {
+        int p = copy.board[sq];
+        if (p != SERBEST_EMPTY && p != SERBEST_OFF
+            && SERBEST_COLOUR(p) == dropper)
+            copy.board[sq] = (uint8_t)SERBEST_PIECE(SERBEST_KIND(p), colour);
+    }
+    int n = 0;
+    for (int df = -2; df <= 2; df++)
+        for (int dr = -2; dr <= 2; dr++) {
+            int file = SERBEST_FILE(k) + df, rank = SERBEST_RANK(k) + dr;
+            int adjacent = df >= -1 && df <= 1 && dr >= -1 && dr <= 1;
+            if (file < 0 || file > 9 || rank < 0 || rank > 9
+                || (adjacent && !s->adjacent_drop_check))
+                continue;
+            int t = SERBEST_SQ(file, rank), checks = 0;
+            if (copy.board[t] != SERBEST_EMPTY)
+                continue;
+            for (int kind = SERBEST_QUEEN; kind <= SERBEST_SUBEDEI; kind++) {
+                if (!s->hand[dropper][kind])
+                    continue;
+                copy.board[t] = (uint8_t)SERBEST_PIECE(kind, dropper);
+                checks |= serbest_attacked(&copy, k, dropper, 0);
+            }
+            copy.board[t] = SERBEST_EMPTY;
+            n += checks;
+        }
+    return n;
+}
+
 /* is_forcing by making the move: not a capture, and then the enemy in
  * check, the game won by Khan, or a Khan step the mover lacked before. */
 static int ref_forcing(const struct serbest_state *s, move_t m)
@@ -571,6 +633,15 @@ static void check_against_references(const char *variant)
         int attacks = (s->king_sq[them] ? ref_king_attacks(s, them) : 0)
                       - (s->king_sq[us] ? ref_king_attacks(s, us) : 0);
         assert_true(f[feature_index("serbest_king_attacks")] == attacks);
+        double path = 0;
+        int drops = 0;
+        for (int c = 0; c < 2; c++)
+            if (s->king_sq[c]) {
+                path += (c == us ? 1 : -1) * ref_king_path(s, c);
+                drops -= (c == us ? 1 : -1) * ref_drop_checks(s, c);
+            }
+        assert_true(fabs(f[feature_index("serbest_king_path")] - path) < 1e-9);
+        assert_true(f[feature_index("serbest_drop_checks")] == drops);
         assert_true(f[feature_index("serbest_khan_now")]
                     == (ref_khan_steps(s, us) > 0));
         assert_true(f[feature_index("serbest_khan_threatened")]

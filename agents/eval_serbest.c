@@ -18,6 +18,14 @@
  * asks the core's exact attack test, with the king lifted off the board.
  * is_forcing likewise reads the board as it would be after the move
  * without making it.
+ *
+ * The weights are hand-set but for one: a piece in hand counts 0.9 of one
+ * on the board (a drop gains a little), measured in 1-ply + capture-
+ * quiescence self-play, 200 games per pair, default variant. In the same
+ * play, each of king_advance, king_attacks, drop_checks, khan_threatened
+ * and mobility at its default beat itself at 0 (60-68% of the games);
+ * king_path and king_landed at 0 were within noise. A weak player's
+ * verdict: the weights are meant to be fitted with the real searches.
  */
 #include "eval.h"
 #include "serbest.h"
@@ -48,9 +56,10 @@ static const struct param_spec serbest_weights[F_COUNT] = {
     [F_MATERIAL_BOARD] = {"serbest_material_board", PARAM_REAL, 1, -10, 10,
                           NULL, "Serbest: board material, points (hand-set)",
                           2},
-    [F_MATERIAL_HAND] = {"serbest_material_hand", PARAM_REAL, 1, -10, 10,
-                         NULL, "Serbest: material in hand, points (hand-set)",
-                         2},
+    [F_MATERIAL_HAND] = {"serbest_material_hand", PARAM_REAL, 0.9, -10, 10,
+                         NULL, "Serbest: material in hand, points (measured: "
+                               "0.9 beat 1 by 170-28-2 in 200 games of 1-ply "
+                               "+ capture-quiescence self-play)", 2},
     [F_KING_LANDED] = {"serbest_king_landed", PARAM_REAL, -40, -1000, 1000,
                        NULL, "Serbest: own king on the board minus the "
                              "opponent's (-1..1), points per king; below 0 "

@@ -4,7 +4,7 @@
  *
  * An evaluation is a weighted sum of named features, so the weights can be
  * fitted from stored games later and varied by a sweep. Every weight is an
- * agent parameter named `<game>_<feature>` (`serbest_material`), listed by
+ * agent parameter named `<game>_<feature>` (`serbest_material_board`), listed by
  * `rulelab list`, added to the parameter table of every agent kind that
  * evaluates (agent_kind.uses_eval). The weights were added after identities
  * existed (since = 2), so a spec names them in its identity only when they

@@ -467,7 +467,7 @@ static void test_against_moves(void **state)
         struct variant v;
         char err[256];
         assert_int_equal(variant_parse(variants[vi], &v, err, sizeof err), 0);
-        for (int game = 0; game < 40; game++) {
+        for (int game = 0; game < 24; game++) {
             struct jetan_state st;
             jetan_game.init(&st, &v);
             while (st.head.outcome == GAME_ONGOING && st.ply < 150) {

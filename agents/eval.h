@@ -39,7 +39,7 @@ struct game_eval {
     int (*capture_value)(const void *st, move_t m);
     /* Whether m (legal in st) is forcing without capturing: after it the
      * mover threatens to win at once (Serbest: a check, or a king with a
-     * step to its far rank; Jetan: an attack on the Princess or the Chief;
+     * step to its far rank; Jetan: a new attack on the Princess;
      * tafl: the king with an open line to an escape square, or one
      * attacker short of its capture). Quiescence searches these too. */
     int (*is_forcing)(const void *st, move_t m);

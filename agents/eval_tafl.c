@@ -8,9 +8,9 @@
  * weight's doc says which) and negated when the other side is to move;
  * only tafl_win_next is defined for the side to move itself. Everything is
  * read from the board and the rank/file occupancy masks; no legal-move list
- * is built (mobility counts each piece's slides with the same bit tricks as
- * the move generator, ignoring only the shuttle rule), because ab calls
- * features() at every leaf.
+ * is built (mobility counts each piece's slides from the occupancy masks
+ * with a bit scan each way, exact but for the shuttle rule), because ab
+ * calls features() at every leaf.
  *
  * capture_value and is_forcing apply a move to a copy of the board alone
  * (121 bytes, not the state with its repetition history) and settle the
@@ -43,10 +43,11 @@ enum {
 
 static const struct param_spec tafl_weights[F_COUNT] = {
     [F_ATTACKERS] = {"tafl_attackers", PARAM_REAL, 50, -10000, 10000, NULL,
-                     "tafl: points per attacker on the board (hand-set)", 2},
+                     "tafl: points per attacker on the board, good for "
+                     "the attackers (hand-set)", 2},
     [F_DEFENDERS] = {"tafl_defenders", PARAM_REAL, 100, -10000, 10000, NULL,
-                     "tafl: points per defender on the board, King apart "
-                     "(hand-set)", 2},
+                     "tafl: points per defender on the board, King apart, "
+                     "good for the defenders (hand-set)", 2},
     [F_KING_DISTANCE] = {"tafl_king_distance", PARAM_REAL, 10, -1000, 1000,
                          NULL, "tafl: points per square (files + ranks) "
                          "from the King to the nearest escape square, good "
@@ -269,26 +270,36 @@ static int king_pressure(const struct tafl_state *s, int ks)
 
 /* ---- mobility ----------------------------------------------------------- */
 
-/* The squares a rook on square p of a 9-square line slides to, given the
- * line's occupancy (p's own bit ignored): up to the first blocker each way. */
-static uint32_t slide(uint32_t occupied, int p)
+/* The empty squares above square p of a 9-square line, up to the first
+ * occupied one or the end (a sentinel just past square 8 stops the scan). */
+static inline int run_up(uint32_t occupied, int p)
 {
-    uint32_t above = occupied & ~((2u << p) - 1);
-    uint32_t below = occupied & ((1u << p) - 1);
-    uint32_t up = (above ? above & -above : 1u << 9) - (2u << p);
-    uint32_t down = (1u << p)
-                    - (below ? 2u << (31 - __builtin_clz(below)) : 1u);
-    return up | down;
+    return __builtin_ctz((occupied >> (p + 1)) | (1u << (8 - p)));
 }
 
-/* Squares of line (a rank or file index) men may not stop on: the throne,
- * and the corners with escape=corner. */
-static uint32_t men_barred(const struct tafl_state *s, int line)
+/* The same below p; the sentinel is a bit shifted in below square 0. */
+static inline int run_down(uint32_t occupied, int p)
 {
-    uint32_t barred = line == 4 ? 1u << 4 : 0;
-    if (!s->escape_edge && (line == 0 || line == 8))
-        barred |= 1u | 1u << 8;
-    return barred;
+    uint32_t below = ((occupied << 1) | 1u) & ((2u << p) - 1);
+    return p - (31 - __builtin_clz(below));
+}
+
+/* The moves of a man on square p of line (a rank or file index) with that
+ * occupancy. Men may not stop on the throne (square 4 of line 4), nor on
+ * the corners (squares 0 and 8 of lines 0 and 8) with escape=corner; a
+ * slide reaches one of those exactly when its run gets that far. */
+static int man_line_moves(const struct tafl_state *s, uint32_t occupied,
+                          int line, int p)
+{
+    if (line == 4 && !s->throne_passable)
+        occupied |= 1u << 4;
+    int up = run_up(occupied, p), down = run_down(occupied, p);
+    int n = up + down;
+    if (line == 4)
+        n -= p < 4 ? up >= 4 - p : down >= p - 4;
+    else if ((line == 0 || line == 8) && !s->escape_edge)
+        n -= (down == p) + (up == 8 - p);
+    return n;
 }
 
 /* The number of moves of the piece on sq, as tafl.c generates them. */
@@ -298,15 +309,10 @@ static int piece_mobility(const struct tafl_state *s, int sq)
     uint32_t rank_occ = s->rank_occupancy[rank];
     uint32_t file_occ = s->file_occupancy[file];
     if (s->board[sq] == TAFL_KING)
-        return __builtin_popcount(slide(rank_occ, file))
-               + __builtin_popcount(slide(file_occ, rank));
-    /* The empty throne blocks men when it is not passable. */
-    uint32_t throne_block = s->throne_passable ? 0 : 1u << 4;
-    uint32_t along_rank = slide(rank_occ | (rank == 4 ? throne_block : 0),
-                                file) & ~men_barred(s, rank);
-    uint32_t along_file = slide(file_occ | (file == 4 ? throne_block : 0),
-                                rank) & ~men_barred(s, file);
-    return __builtin_popcount(along_rank) + __builtin_popcount(along_file);
+        return run_up(rank_occ, file) + run_down(rank_occ, file)
+               + run_up(file_occ, rank) + run_down(file_occ, rank);
+    return man_line_moves(s, rank_occ, rank, file)
+           + man_line_moves(s, file_occ, file, rank);
 }
 
 /* The moves of side's men (the King apart). */

@@ -98,18 +98,27 @@ static int min_int(int a, int b)
     return a < b ? a : b;
 }
 
+static int next_to(int a, int b)
+{
+    int d = a - b;
+    return d == 1 || d == -1 || d == 11 || d == -11;
+}
+
 static int is_corner(int sq)
 {
     return sq == TAFL_SQ(0, 0) || sq == TAFL_SQ(8, 0) || sq == TAFL_SQ(0, 8)
            || sq == TAFL_SQ(8, 8);
 }
 
-static int is_escape(const struct tafl_state *s, int sq)
+static int on_edge(int sq)
 {
-    if (!s->escape_edge)
-        return is_corner(sq);
     int file = file_of(sq), rank = rank_of(sq);
     return file == 0 || file == 8 || rank == 0 || rank == 8;
+}
+
+static int is_escape(const struct tafl_state *s, int sq)
+{
+    return s->escape_edge ? on_edge(sq) : is_corner(sq);
 }
 
 /* Whether a man (not the King) may end a move on sq. */
@@ -271,24 +280,25 @@ static int king_pressure(const struct tafl_state *s, int ks)
 /* ---- mobility ----------------------------------------------------------- */
 
 /* The empty squares above square p of a 9-square line, up to the first
- * occupied one or the end (a sentinel just past square 8 stops the scan). */
+ * occupied one or the end: a sentinel bit just past square 8 stops the
+ * scan. */
 static inline int run_up(uint32_t occupied, int p)
 {
-    return __builtin_ctz((occupied >> (p + 1)) | (1u << (8 - p)));
+    return __builtin_ctz((occupied | 1u << 9) >> (p + 1));
 }
 
-/* The same below p; the sentinel is a bit shifted in below square 0. */
+/* The same below p: a sentinel is shifted in below square 0, and the
+ * squares from p up are shifted out. */
 static inline int run_down(uint32_t occupied, int p)
 {
-    uint32_t below = ((occupied << 1) | 1u) & ((2u << p) - 1);
-    return p - (31 - __builtin_clz(below));
+    return __builtin_clz((occupied << 1 | 1u) << (31 - p));
 }
 
 /* The moves of a man on square p of line (a rank or file index) with that
  * occupancy. Men may not stop on the throne (square 4 of line 4), nor on
  * the corners (squares 0 and 8 of lines 0 and 8) with escape=corner; a
  * slide reaches one of those exactly when its run gets that far. */
-static int man_line_moves(const struct tafl_state *s, uint32_t occupied,
+static inline int man_line_moves(const struct tafl_state *s, uint32_t occupied,
                           int line, int p)
 {
     if (line == 4 && !s->throne_passable)
@@ -302,29 +312,31 @@ static int man_line_moves(const struct tafl_state *s, uint32_t occupied,
     return n;
 }
 
-/* The number of moves of the piece on sq, as tafl.c generates them. */
-static int piece_mobility(const struct tafl_state *s, int sq)
-{
-    int file = file_of(sq), rank = rank_of(sq);
-    uint32_t rank_occ = s->rank_occupancy[rank];
-    uint32_t file_occ = s->file_occupancy[file];
-    if (s->board[sq] == TAFL_KING)
-        return run_up(rank_occ, file) + run_down(rank_occ, file)
-               + run_up(file_occ, rank) + run_down(file_occ, rank);
-    return man_line_moves(s, rank_occ, rank, file)
-           + man_line_moves(s, file_occ, file, rank);
-}
+enum { MOB_ATTACKERS, MOB_DEFENDERS, MOB_KING };
 
-/* The moves of side's men (the King apart). */
-static int men_mobility(const struct tafl_state *s, int side)
+/* The moves of the attackers' men, the defenders' men and the King, as
+ * tafl.c generates them, into mob[MOB_*]. The pieces are found rank by
+ * rank from the occupancy masks, so each one's file and rank come free. */
+static void mobility(const struct tafl_state *s, int mob[3])
 {
-    int n = 0;
-    for (int i = 0; i < s->pieces[side].count; i++) {
-        int sq = s->pieces[side].sq[i];
-        if (sq != s->king_sq)
-            n += piece_mobility(s, sq);
+    mob[MOB_ATTACKERS] = mob[MOB_DEFENDERS] = mob[MOB_KING] = 0;
+    for (int rank = 0; rank < 9; rank++) {
+        const uint32_t rank_occ = s->rank_occupancy[rank];
+        for (uint32_t left = rank_occ; left; left &= left - 1) {
+            const int file = __builtin_ctz(left);
+            const uint32_t file_occ = s->file_occupancy[file];
+            const int piece = s->board[TAFL_SQ(file, rank)];
+            if (piece == TAFL_KING)
+                mob[MOB_KING] = run_up(rank_occ, file)
+                                + run_down(rank_occ, file)
+                                + run_up(file_occ, rank)
+                                + run_down(file_occ, rank);
+            else
+                mob[piece == TAFL_ATTACKER ? MOB_ATTACKERS : MOB_DEFENDERS] +=
+                    man_line_moves(s, rank_occ, rank, file)
+                    + man_line_moves(s, file_occ, file, rank);
+        }
     }
-    return n;
 }
 
 /* ---- the features ------------------------------------------------------- */
@@ -381,9 +393,11 @@ static void tafl_features(const void *st, double *f)
     f[F_KING_LINES] = -sign * lines;
     f[F_KING_PRESSURE] = sign * king_pressure(s, ks);
     f[F_CORNER_GUARDS] = sign * corner_guards(s);
-    f[F_ATTACKER_MOBILITY] = sign * men_mobility(s, TAFL_SIDE_ATTACKERS);
-    f[F_DEFENDER_MOBILITY] = -sign * men_mobility(s, TAFL_SIDE_DEFENDERS);
-    f[F_KING_MOBILITY] = -sign * piece_mobility(s, ks);
+    int mob[3];
+    mobility(s, mob);
+    f[F_ATTACKER_MOBILITY] = sign * mob[MOB_ATTACKERS];
+    f[F_DEFENDER_MOBILITY] = -sign * mob[MOB_DEFENDERS];
+    f[F_KING_MOBILITY] = -sign * mob[MOB_KING];
     f[F_WIN_NEXT] = win_next(s, ks, lines);
 }
 
@@ -403,20 +417,25 @@ static int hostile_to_men(const struct tafl_state *s, const uint8_t *board,
            || (sq == THRONE && s->throne_hostile);
 }
 
-/* Whether the piece moving from -> to takes the enemy man on victim. The
- * board before the move serves: the square beyond the victim is never
- * `from`, since the move's path cannot cross the victim. */
-static int takes_man(const struct tafl_state *s, int from, int to, int d)
+/* The enemy men the piece moving from -> to takes, as a set of bits
+ * (1 << d: the man at to + directions[d]). The board before the move
+ * serves: the square beyond a victim is never `from`, since the move's
+ * path cannot cross the victim. */
+static int men_taken(const struct tafl_state *s, int from, int to)
 {
-    int piece = s->board[from];
-    int side = piece == TAFL_ATTACKER ? TAFL_SIDE_ATTACKERS
-                                      : TAFL_SIDE_DEFENDERS;
-    int enemy_man = side == TAFL_SIDE_ATTACKERS ? TAFL_DEFENDER
-                                                : TAFL_ATTACKER;
+    const int piece = s->board[from];
     if (piece == TAFL_KING && !s->king_armed)
         return 0;
-    return s->board[to + d] == enemy_man
-           && hostile_to_men(s, s->board, to + 2 * d, side);
+    const int side = piece == TAFL_ATTACKER ? TAFL_SIDE_ATTACKERS
+                                            : TAFL_SIDE_DEFENDERS;
+    const int enemy_man = side == TAFL_SIDE_ATTACKERS ? TAFL_DEFENDER
+                                                      : TAFL_ATTACKER;
+    int taken = 0;
+    for (int d = 0; d < 4; d++)
+        if (s->board[to + directions[d]] == enemy_man
+            && hostile_to_men(s, s->board, to + 2 * directions[d], side))
+            taken |= 1 << d;
+    return taken;
 }
 
 /* Writes s's board after m into board (the mover moved, the men it takes
@@ -425,9 +444,10 @@ static int board_after(const struct tafl_state *s, move_t m, uint8_t *board)
 {
     const int from = TAFL_FROM(m), to = TAFL_TO(m);
     const int piece = s->board[from];
+    const int taken = men_taken(s, from, to);
     memcpy(board, s->board, TAFL_SQUARES);
     for (int d = 0; d < 4; d++)
-        if (takes_man(s, from, to, directions[d]))
+        if (taken >> d & 1)
             board[to + directions[d]] = TAFL_EMPTY;
     board[to] = (uint8_t)piece;
     board[from] = TAFL_EMPTY;
@@ -435,12 +455,6 @@ static int board_after(const struct tafl_state *s, move_t m, uint8_t *board)
     if (piece == TAFL_ATTACKER && king_taken(s, board, to, ks))
         return 0;
     return ks;
-}
-
-static int next_to(int a, int b)
-{
-    int d = a - b;
-    return d == 1 || d == -1 || d == 11 || d == -11;
 }
 
 static int tafl_capture_value(const void *st, move_t m)
@@ -452,39 +466,76 @@ static int tafl_capture_value(const void *st, move_t m)
         if (board_after(s, m, board) == 0)
             return KING_POINTS;
     }
+    if (!men_taken(s, from, to))
+        return 0;
     /* All the men one move takes are of one kind. */
+    return (int)tafl_weights[s->board[from] == TAFL_ATTACKER ? F_DEFENDERS
+                                                              : F_ATTACKERS]
+        .def;
+}
+
+/* Whether the defenders' move m wins at once, or gives the King an open
+ * line it did not have (with one already, the defenders to move would
+ * just escape). With escape=corner only a King on an edge line has lines,
+ * and only its own move takes it there, so most moves are settled without
+ * playing them. */
+static int defender_threatens(const struct tafl_state *s, move_t m)
+{
+    const int to = TAFL_TO(m), ks = s->king_sq;
+    const int king_moves = s->board[TAFL_FROM(m)] == TAFL_KING;
+    if (open_lines(s, s->board, ks) > 0)
+        return king_moves && is_escape(s, to);
+    if (!king_moves && !s->escape_edge && !on_edge(ks))
+        return 0;
+    uint8_t board[TAFL_SQUARES];
+    int after = board_after(s, m, board);
+    return is_escape(s, after) || open_lines(s, board, after) > 0;
+}
+
+static int attacker_beside(const struct tafl_state *s, int ks)
+{
     for (int d = 0; d < 4; d++)
-        if (takes_man(s, from, to, directions[d]))
-            return (int)tafl_weights[s->board[from] == TAFL_ATTACKER
-                                         ? F_DEFENDERS : F_ATTACKERS].def;
+        if (s->board[ks + directions[d]] == TAFL_ATTACKER)
+            return 1;
     return 0;
 }
 
-/* A defender move: wins at once, or gives the King an open line it did
- * not have (with one already, the defenders to move would just escape).
- * An attacker move: leaves the King capturable next move when it was not
- * already (then the attackers would just capture). A move that captures
- * the King is a capture, not a threat. */
+static int enclosed_sides(const struct tafl_state *s, int ks)
+{
+    int closed = 0;
+    for (int d = 0; d < 4; d++)
+        closed += encloses_king(s, s->board, ks + directions[d]);
+    return closed;
+}
+
+/* Whether the attackers' move m leaves the King capturable next move when
+ * it was not already (then the attackers would just capture); a move that
+ * captures the King is a capture, not a threat. One move closes at most
+ * one side of the King, so most moves are settled without playing them. */
+static int attacker_threatens(const struct tafl_state *s, move_t m)
+{
+    const int from = TAFL_FROM(m), to = TAFL_TO(m), ks = s->king_sq;
+    const int closes = next_to(to, ks);
+    if (custodial_applies(s, ks) ? !closes && !attacker_beside(s, ks)
+                                 : enclosed_sides(s, ks) + closes < 3)
+        return 0;
+    if (king_capturable(s, s->board, ks, forbidden_now(s)))
+        return 0;
+    uint8_t board[TAFL_SQUARES];
+    if (board_after(s, m, board) == 0)
+        return 0;
+    const int a = TAFL_SIDE_ATTACKERS;
+    const int shuttle = from == s->last_to[a] && to == s->last_from[a]
+                            ? s->shuttle_len[a] + 1 : 1;
+    return king_capturable(s, board, ks,
+                           shuttle_forbidden(s, from, to, shuttle));
+}
+
 static int tafl_is_forcing(const void *st, move_t m)
 {
     const struct tafl_state *s = st;
-    const int from = TAFL_FROM(m), to = TAFL_TO(m);
-    uint8_t board[TAFL_SQUARES];
-    int ks = board_after(s, m, board);
-    if (!ks)
-        return 0;
-    if (s->head.side == TAFL_SIDE_DEFENDERS) {
-        if (is_escape(s, ks))
-            return 1;
-        return open_lines(s, s->board, s->king_sq) == 0
-               && open_lines(s, board, ks) > 0;
-    }
-    int attackers = TAFL_SIDE_ATTACKERS;
-    int shuttle = from == s->last_to[attackers] && to == s->last_from[attackers]
-                      ? s->shuttle_len[attackers] + 1 : 1;
-    return !king_capturable(s, s->board, s->king_sq, forbidden_now(s))
-           && king_capturable(s, board, ks,
-                              shuttle_forbidden(s, from, to, shuttle));
+    return s->head.side == TAFL_SIDE_DEFENDERS ? defender_threatens(s, m)
+                                               : attacker_threatens(s, m);
 }
 
 const struct game_eval tafl_eval = {&tafl_game, tafl_weights, F_COUNT,

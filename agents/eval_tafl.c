@@ -12,9 +12,10 @@
  * with a bit scan each way, exact but for the shuttle rule), because ab
  * calls features() at every leaf.
  *
- * capture_value and is_forcing apply a move to a copy of the board alone
- * (121 bytes, not the state with its repetition history) and settle the
- * captures as tafl.c's apply() does, so both are exact and cheap.
+ * capture_value and is_forcing are exact: they settle most moves from
+ * the squares around the destination and the King, and play the rest on
+ * a copy of the board alone (121 bytes, not the state with its repetition
+ * history), taking the men and the King as tafl.c's apply() does.
  */
 #include "eval.h"
 #include "tafl.h"
@@ -298,8 +299,8 @@ static inline int run_down(uint32_t occupied, int p)
  * occupancy. Men may not stop on the throne (square 4 of line 4), nor on
  * the corners (squares 0 and 8 of lines 0 and 8) with escape=corner; a
  * slide reaches one of those exactly when its run gets that far. */
-static inline int man_line_moves(const struct tafl_state *s, uint32_t occupied,
-                          int line, int p)
+static inline int man_line_moves(const struct tafl_state *s,
+                                 uint32_t occupied, int line, int p)
 {
     if (line == 4 && !s->throne_passable)
         occupied |= 1u << 4;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab.h"
 #include "eval.h"
 #include "mcts.h"
 #include "rng.h"
@@ -45,6 +46,7 @@ static const struct agent_kind random_kind = {
 /* ---- the registry ---------------------------------------------------- */
 
 const struct agent_kind *const agent_kinds[] = {&random_kind, &mcts_kind,
+                                                &ab_kind,
                                                 NULL};
 
 int agent_kind_params(const struct agent_kind *kind, struct param_spec *out)

@@ -6,6 +6,8 @@
  * of chess engines' bench node counts). Then a timed run: each thread plays
  * its own playouts for the given seconds; with more than one thread a
  * one-thread run comes first so the speed-up is measured, not assumed.
+ * Last, the alpha-beta agent's nodes per second from fixed positions at a
+ * fixed node budget, whose node count is ab's signature.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -118,10 +120,58 @@ static double mcts_rate(const struct game *g, const void *start,
     return rate;
 }
 
+/* ---- ab ------------------------------------------------------------- */
+
+#define AB_BENCH_POSITIONS 4
+#define AB_BENCH_NODES 200000
+
+struct ab_bench {
+    uint64_t nodes, signature;
+    double seconds;
+};
+
+/* ab's speed: a search of AB_BENCH_NODES nodes (reproducible) from each
+ * of AB_BENCH_POSITIONS fixed positions -- the start and the positions
+ * 10, 20 and 30 random plies into games seeded 1, 2, 3 -- summing nodes
+ * and time; the signature is the node count, which changes only when
+ * ab's or the game's behaviour does. */
+static struct ab_bench ab_rate(const struct game *g, const void *start)
+{
+    struct ab_bench b = {0, 0, 0};
+    char spec[64], err[512];
+    snprintf(spec, sizeof spec, "ab(nodes=%d)", AB_BENCH_NODES);
+    for (int i = 0; i < AB_BENCH_POSITIONS; i++) {
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        move_t moves[GAME_MAX_MOVES];
+        struct rng r;
+        memcpy(st, start, g->state_size);
+        rng_seed(&r, (uint64_t)i);
+        for (int p = 0; p < 10 * i && g->status(st).outcome == GAME_ONGOING;
+             p++)
+            g->apply(st, moves[rng_below(&r, (uint32_t)g->legal_moves(st,
+                                                                      moves))]);
+        if (g->status(st).outcome != GAME_ONGOING)
+            continue;
+        struct agent *a;
+        if (agent_create(spec, 1, &a, err, sizeof err) != 0) {
+            fprintf(stderr, "rulelab bench: %s\n", err);
+            return b;
+        }
+        double t0 = now_seconds();
+        move_t m = agent_choose(a, g, st);
+        b.seconds += now_seconds() - t0;
+        b.nodes += a->stats.iterations;
+        b.signature = b.signature * 31 + a->stats.iterations + m;
+        agent_free(a);
+    }
+    return b;
+}
+
 /* Prints the results as aligned "name: value" lines (the default). */
 static void print_text(const char *variant, const struct bench_totals *t,
                        int threads, double speedup, uint64_t sig,
-                       double mcts_ips, double raw_ips)
+                       double mcts_ips, double raw_ips,
+                       const struct ab_bench *ab)
 {
     printf("variant:          %s\n", variant);
     printf("signature:        %llu plies in %d seeded playouts\n",
@@ -142,6 +192,10 @@ static void print_text(const char *variant, const struct bench_totals *t,
     printf("mcts iterations per sec: %.0f (one thread; %.0f%% of the %.0f "
            "playouts per sec that raw plies per sec / avg plies give)\n",
            mcts_ips, 100.0 * mcts_ips / raw_ips, raw_ips);
+    printf("ab nodes per sec: %.0f (%llu nodes in %.2f s from %d fixed "
+           "positions; signature %llu)\n", (double)ab->nodes / ab->seconds,
+           (unsigned long long)ab->nodes, ab->seconds, AB_BENCH_POSITIONS,
+           (unsigned long long)ab->signature);
     printf("reasons:         ");
     for (int i = 1; i < REASON_COUNT; i++)
         if (t->reasons[i])
@@ -153,19 +207,24 @@ static void print_text(const char *variant, const struct bench_totals *t,
 /* Prints the results as one JSON object on one line (--json). */
 static void print_json(const char *variant, const struct bench_totals *t,
                        int threads, double speedup, uint64_t sig,
-                       double mcts_ips, double raw_ips)
+                       double mcts_ips, double raw_ips,
+                       const struct ab_bench *ab)
 {
     printf("{\"variant\": \"%s\", \"threads\": %d, \"seconds\": %.3f, "
            "\"playouts\": %llu, \"plies\": %llu, \"playouts_per_sec\": %.1f, "
            "\"plies_per_sec\": %.1f, \"avg_plies\": %.2f, \"speedup\": %.3f, "
            "\"signature\": %llu, \"mcts_iterations_per_sec\": %.1f, "
-           "\"mcts_ratio\": %.3f, \"outcomes\": {\"seat0\": %llu, "
+           "\"mcts_ratio\": %.3f, \"ab_nodes\": %llu, \"ab_seconds\": %.3f, "
+           "\"ab_nodes_per_sec\": %.1f, \"ab_signature\": %llu, "
+           "\"outcomes\": {\"seat0\": %llu, "
            "\"seat1\": %llu, \"draw\": %llu}, \"reasons\": {",
            variant, threads, t->seconds, (unsigned long long)t->playouts,
            (unsigned long long)t->plies, (double)t->playouts / t->seconds,
            (double)t->plies / t->seconds,
            (double)t->plies / (double)t->playouts, speedup,
            (unsigned long long)sig, mcts_ips, mcts_ips / raw_ips,
+           (unsigned long long)ab->nodes, ab->seconds,
+           (double)ab->nodes / ab->seconds, (unsigned long long)ab->signature,
            (unsigned long long)t->outcomes[GAME_WIN_SEAT0],
            (unsigned long long)t->outcomes[GAME_WIN_SEAT1],
            (unsigned long long)t->outcomes[GAME_DRAW]);
@@ -223,6 +282,7 @@ static int run_bench(int argc, char **argv)
     /* One-thread raw playouts per second: what MCTS could do at best. */
     double raw_ips = (double)t.playouts / t.seconds;
     double mcts_ips = mcts_rate(v.game, start, seconds);
+    struct ab_bench ab = ab_rate(v.game, start);
     double speedup = 1.0;
     if (threads > 1) {
         double one = (double)t.plies / t.seconds;
@@ -231,10 +291,10 @@ static int run_bench(int argc, char **argv)
     }
     if (json)
         print_json(canonical, &t, (int)threads, speedup, sig, mcts_ips,
-                   raw_ips);
+                   raw_ips, &ab);
     else
         print_text(canonical, &t, (int)threads, speedup, sig, mcts_ips,
-                   raw_ips);
+                   raw_ips, &ab);
     return CLI_OK;
 }
 
@@ -247,12 +307,16 @@ const struct cli_command cmd_bench = {
     "outcomes. First a signature: the total plies of 200 playouts from fixed\n"
     "seeds, which changes only when the game's behaviour changes. Then MCTS\n"
     "iterations per second from the start position (one thread, S seconds),\n"
-    "beside the playouts per second that raw play allows.\n\n"
+    "beside the playouts per second that raw play allows. Then ab's nodes\n"
+    "per second: a 200000-node search from each of 4 fixed positions (the\n"
+    "start, and 10, 20, 30 seeded random plies in), with the node count's\n"
+    "signature.\n\n"
     "  --seconds S   how long to play, 0.001 to 3600 (default 3)\n"
     "  --threads N   threads, each playing its own games (default 1); with\n"
     "                N > 1 a one-thread run comes first, for the speed-up\n"
     "  --seed N      seed of the timed run (default 1)\n"
     "  --json        one JSON object with playouts_per_sec, plies_per_sec,\n"
     "                avg_plies, threads, speedup, signature,\n"
-    "                mcts_iterations_per_sec, mcts_ratio, outcomes\n",
+    "                mcts_iterations_per_sec, mcts_ratio, ab_nodes,\n"
+    "                ab_seconds, ab_nodes_per_sec, ab_signature, outcomes\n",
     run_bench};

@@ -1,0 +1,742 @@
+/*
+ * ab.c -- the alpha-beta agent; see ab.h for its parameters and budgets.
+ *
+ * Negamax with principal-variation search (a null window after the first
+ * move, re-searched when it fails high), fail-soft, over whole states kept
+ * one per ply in buffers allocated at create (states have no undo, so a
+ * child is a copy of its parent with the move applied). No search-shaping
+ * tricks that depend on the window (no reductions, no null move), so the
+ * value of a node at a depth is a function of the position alone: that is
+ * why the transposition table cannot change the result of a fixed-depth
+ * search, and why the tests can compare it with the table off.
+ *
+ * Why the root picks among equal scores by its order: with integer scores
+ * and a null window (alpha, alpha + 1), a later root move replaces the best
+ * only when it is strictly better, so the move played is the first in the
+ * root order with the best value, whatever the table or the move ordering
+ * below the root did. The root order is the seeded shuffle, captures first,
+ * and each iteration moves the previous best to the front.
+ *
+ * Game-ending moves: a child whose game is over is valued at once from its
+ * status (by seat: the mover's seat won, lost, or drew). Full-width nodes
+ * with two or more plies left first look for a move that wins at once (the
+ * move that won last at the same ply tried first); one found is the exact
+ * value, as no win is faster. Quiescence stands pat except after a forcing
+ * move (the opponent threatens to win at once): then every reply is
+ * searched, and after each the threatening side looks for its winning
+ * move. A quiet win that the opponent's quiet move allowed is not seen
+ * past the horizon.
+ */
+#include "ab.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eval.h"
+#include "rng.h"
+
+#define INF (AB_WIN + 1)
+#define EVAL_CAP 100000 /* static scores stay far from the wins */
+#define HISTORY_SIZE 4096
+#define TT_WAYS 4
+
+enum { P_DEPTH, P_NODES, P_MS, P_TT_MB, P_QUIESCENCE, P_QDEPTH, P_QFORCING,
+       P_COUNT };
+
+static const struct param_spec ab_params[P_COUNT] = {
+    [P_DEPTH] = {"depth", PARAM_INT, 60, 1, 60, NULL,
+                 "deepest iteration of the iterative deepening", 1},
+    [P_NODES] = {"nodes", PARAM_INT, 50000, 0, 1e12, NULL,
+                 "node budget per move (reproducible); 0 = none", 1},
+    [P_MS] = {"ms", PARAM_INT, 0, 0, 1e7, NULL,
+              "wall-clock budget per move in ms; 0 = none", 1},
+    [P_TT_MB] = {"tt_mb", PARAM_INT, 16, 0, 65536, NULL,
+                 "transposition table MiB, allocated once; 0 = none", 1},
+    [P_QUIESCENCE] = {"quiescence", PARAM_BOOL, 1, 0, 1, NULL,
+                      "search captures and forcing moves past the horizon",
+                      1},
+    [P_QDEPTH] = {"qdepth", PARAM_INT, 8, 0, 32, NULL,
+                  "most plies of quiescence", 1},
+    [P_QFORCING] = {"qforcing", PARAM_BOOL, 1, 0, 1, NULL,
+                    "quiescence also plays forcing moves and every reply",
+                    1},
+};
+
+enum bound { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
+
+struct tt_entry {
+    uint64_t key, check;
+    move_t move;
+    int32_t score; /* mate scores relative to the entry's position */
+    int16_t depth;
+    uint8_t bound, generation;
+};
+
+/* Quiescence modes: what the last moves into a node were. */
+enum qmode { Q_NORMAL, Q_EVADE, Q_CASH };
+
+struct ab {
+    /* parameters */
+    int max_depth, ms, quiescence, qdepth, qforcing;
+    uint64_t node_limit;
+    double *weights; /* every evaluation weight, eval_weight's order */
+
+    struct rng rng;
+    struct tt_entry *tt;
+    size_t tt_mask; /* entries - 1; 0 with no table */
+    uint8_t generation;
+
+    /* per ply: a state, its moves and their ordering scores */
+    int plies;
+    unsigned char *states;
+    move_t *moves;
+    int32_t *order;
+    move_t (*killers)[2];
+    move_t *win_killer;
+    int32_t history[2][HISTORY_SIZE];
+
+    /* this search */
+    const struct game *g;
+    const struct game_eval *e;
+    const double *w; /* the game's weights */
+    uint64_t nodes;
+    double deadline;
+    int can_stop, stopped, hit_cap;
+    struct ab_info last;
+
+    move_t root_moves[GAME_MAX_MOVES];
+    int32_t root_static[GAME_MAX_MOVES];
+};
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void *state_at(struct ab *a, int ply)
+{
+    return a->states + (size_t)ply * GAME_MAX_STATE_SIZE;
+}
+
+static move_t *moves_at(struct ab *a, int ply)
+{
+    return a->moves + (size_t)ply * GAME_MAX_MOVES;
+}
+
+static int32_t *order_at(struct ab *a, int ply)
+{
+    return a->order + (size_t)ply * GAME_MAX_MOVES;
+}
+
+/* A 64-bit hash of every byte of a state (two lanes of multiply-xorshift
+ * over 8-byte words, then a final mix). */
+static uint64_t state_key(const void *st, size_t size)
+{
+    const unsigned char *p = st;
+    uint64_t h0 = 0x243f6a8885a308d3ULL ^ size, h1 = 0x13198a2e03707344ULL;
+    size_t i = 0;
+    for (; i + 16 <= size; i += 16) {
+        uint64_t w0, w1;
+        memcpy(&w0, p + i, 8);
+        memcpy(&w1, p + i + 8, 8);
+        h0 = (h0 ^ w0) * 0x9fb21c651e98df25ULL;
+        h1 = (h1 ^ w1) * 0xc4ceb9fe1a85ec53ULL;
+        h0 ^= h0 >> 32;
+        h1 ^= h1 >> 29;
+    }
+    for (; i < size; i++)
+        h0 = (h0 ^ p[i]) * 0x100000001b3ULL;
+    uint64_t h = h0 ^ (h1 * 0x9e3779b97f4a7c15ULL);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 33);
+}
+
+/* The value for the mover (seat) of a game that just ended, ply plies
+ * from the root. */
+static int terminal_score(enum game_outcome o, int mover, int ply)
+{
+    if (o == GAME_DRAW)
+        return 0;
+    int mover_won = (o == GAME_WIN_SEAT0) == (mover == 0);
+    return mover_won ? AB_WIN - ply : -(AB_WIN - ply);
+}
+
+static int is_win_score(int s)
+{
+    return s >= AB_WIN - AB_MATE_RANGE;
+}
+
+static int is_loss_score(int s)
+{
+    return s <= -(AB_WIN - AB_MATE_RANGE);
+}
+
+static int static_score(const struct ab *a, const void *st)
+{
+    double s = eval_score(a->e, a->w, st);
+    if (s > EVAL_CAP)
+        s = EVAL_CAP;
+    if (s < -EVAL_CAP)
+        s = -EVAL_CAP;
+    return (int)floor(s + 0.5);
+}
+
+/* Counts a node; sets stopped once a budget is spent (never in depth 1). */
+static int out_of_budget(struct ab *a)
+{
+    a->nodes++;
+    if (!a->can_stop)
+        return 0;
+    if (a->node_limit && a->nodes >= a->node_limit)
+        a->stopped = 1;
+    if (a->ms && (a->nodes & 255) == 0 && now_ms() >= a->deadline)
+        a->stopped = 1;
+    return a->stopped;
+}
+
+/* ---- transposition table ---------------------------------------------- */
+
+static struct tt_entry *tt_probe(struct ab *a, uint64_t key, uint64_t check)
+{
+    if (!a->tt)
+        return NULL;
+    struct tt_entry *b = &a->tt[key & a->tt_mask & ~(size_t)(TT_WAYS - 1)];
+    for (int w = 0; w < TT_WAYS; w++)
+        if (b[w].bound != BOUND_NONE && b[w].key == key && b[w].check == check)
+            return &b[w];
+    return NULL;
+}
+
+static int score_to_tt(int s, int ply)
+{
+    return is_win_score(s) ? s + ply : is_loss_score(s) ? s - ply : s;
+}
+
+static int score_from_tt(int s, int ply)
+{
+    return is_win_score(s) ? s - ply : is_loss_score(s) ? s + ply : s;
+}
+
+static void tt_store(struct ab *a, uint64_t key, uint64_t check, int depth,
+                     int ply, int score, enum bound bound, move_t move)
+{
+    if (!a->tt)
+        return;
+    struct tt_entry *b = &a->tt[key & a->tt_mask & ~(size_t)(TT_WAYS - 1)];
+    struct tt_entry *victim = NULL;
+    for (int w = 0; w < TT_WAYS && !victim; w++)
+        if (b[w].bound != BOUND_NONE && b[w].key == key && b[w].check == check)
+            victim = &b[w];
+    if (!victim) {
+        /* the oldest search first (empty entries are oldest), then the
+         * shallowest */
+        for (int w = 0; w < TT_WAYS; w++) {
+            struct tt_entry *e = &b[w];
+            int e_old = e->bound == BOUND_NONE || e->generation != a->generation;
+            int v_old = victim && (victim->bound == BOUND_NONE
+                                   || victim->generation != a->generation);
+            if (!victim || (e_old && !v_old)
+                || (e_old == v_old && e->depth < victim->depth))
+                victim = e;
+        }
+        if (victim->bound != BOUND_NONE && victim->generation == a->generation)
+            a->hit_cap = 1;
+    }
+    victim->key = key;
+    victim->check = check;
+    victim->move = move;
+    victim->score = score_to_tt(score, ply);
+    victim->depth = (int16_t)depth;
+    victim->bound = (uint8_t)bound;
+    victim->generation = a->generation;
+}
+
+/* ---- move ordering ------------------------------------------------------ */
+
+static int history_index(move_t m)
+{
+    return (int)((m * 0x9e3779b1u) >> 20) & (HISTORY_SIZE - 1);
+}
+
+/* Ordering scores for the n moves at ply: the hash move, captures by
+ * value, forcing moves, the killers, then history. */
+static void score_moves(struct ab *a, const void *st, int ply, int n,
+                        int has_hash, move_t hash_move)
+{
+    const move_t *mv = moves_at(a, ply);
+    int32_t *ord = order_at(a, ply);
+    const int seat = a->g->to_move(st);
+    for (int i = 0; i < n; i++) {
+        move_t m = mv[i];
+        int cap = a->e->capture_value(st, m);
+        if (has_hash && m == hash_move)
+            ord[i] = 1 << 30;
+        else if (cap > 0)
+            ord[i] = (1 << 24) + cap;
+        else if (a->e->is_forcing(st, m))
+            ord[i] = 1 << 23;
+        else if (m == a->killers[ply][0])
+            ord[i] = (1 << 22) + 1;
+        else if (m == a->killers[ply][1])
+            ord[i] = 1 << 22;
+        else
+            ord[i] = a->history[seat][history_index(m)];
+    }
+}
+
+/* Swaps the best-scored of moves i.. at ply into place i. */
+static void pick_next(struct ab *a, int ply, int i, int n)
+{
+    move_t *mv = moves_at(a, ply);
+    int32_t *ord = order_at(a, ply);
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (ord[j] > ord[best])
+            best = j;
+    move_t tm = mv[i];
+    mv[i] = mv[best];
+    mv[best] = tm;
+    int32_t to = ord[i];
+    ord[i] = ord[best];
+    ord[best] = to;
+}
+
+static void note_cutoff(struct ab *a, const void *st, int ply, move_t m,
+                        int depth)
+{
+    if (a->e->capture_value(st, m) > 0)
+        return;
+    if (a->killers[ply][0] != m) {
+        a->killers[ply][1] = a->killers[ply][0];
+        a->killers[ply][0] = m;
+    }
+    int32_t *h = &a->history[a->g->to_move(st)][history_index(m)];
+    *h += depth * depth;
+    if (*h >= (1 << 21)) /* stays below the killers */
+        for (int s = 0; s < 2; s++)
+            for (int k = 0; k < HISTORY_SIZE; k++)
+                a->history[s][k] /= 2;
+}
+
+/* Whether one of the n moves at ply wins at once for the side to move at
+ * st: the move that last won at this ply is tried first. */
+static int wins_at_once(struct ab *a, const void *st, int ply, int n)
+{
+    const struct game *g = a->g;
+    const move_t *mv = moves_at(a, ply);
+    void *child = state_at(a, ply + 1);
+    const int seat = g->to_move(st);
+    const enum game_outcome win = seat == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1;
+    move_t k = a->win_killer[ply];
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            if ((pass == 0) != (mv[i] == k && k))
+                continue;
+            memcpy(child, st, g->state_size);
+            g->apply(child, mv[i]);
+            if (g->status(child).outcome == win) {
+                a->win_killer[ply] = mv[i];
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* ---- quiescence --------------------------------------------------------- */
+
+/* Which moves quiescence plays at a node, and how their children search:
+ * 0 = skip the move. */
+static int q_child_mode(struct ab *a, const void *st, move_t m,
+                        enum qmode mode, int qply, enum qmode *child)
+{
+    if (mode == Q_EVADE) {
+        *child = Q_CASH;
+        return 1;
+    }
+    *child = Q_NORMAL;
+    if (a->e->capture_value(st, m) > 0)
+        return 1;
+    if (a->qforcing && qply < 2 && a->e->is_forcing(st, m)) {
+        *child = Q_EVADE;
+        return 1;
+    }
+    return 0;
+}
+
+static int qsearch(struct ab *a, int ply, int qply, int alpha, int beta,
+                   enum qmode mode)
+{
+    const struct game *g = a->g;
+    const void *st = state_at(a, ply);
+    if (out_of_budget(a))
+        return 0;
+    const int deep = ply + 1 >= a->plies || qply >= a->qdepth;
+    if (!a->quiescence || deep)
+        return static_score(a, st);
+    move_t *mv = moves_at(a, ply);
+    int32_t *ord = order_at(a, ply);
+    int n = g->legal_moves(st, mv);
+    if (n == 0)
+        return 0;
+    if (mode == Q_CASH && wins_at_once(a, st, ply, n))
+        return AB_WIN - (ply + 1);
+    int best = -INF;
+    if (mode != Q_EVADE) {
+        best = static_score(a, st);
+        if (best >= beta)
+            return best;
+        if (best > alpha)
+            alpha = best;
+    }
+    /* keep the moves quiescence plays, captures by value first */
+    int kept = 0;
+    enum qmode child_mode[GAME_MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        enum qmode cm;
+        if (!q_child_mode(a, st, mv[i], mode, qply, &cm))
+            continue;
+        mv[kept] = mv[i];
+        child_mode[kept] = cm;
+        ord[kept++] = a->e->capture_value(st, mv[i]);
+    }
+    const int mover = g->to_move(st);
+    void *child = state_at(a, ply + 1);
+    for (int i = 0; i < kept; i++) {
+        int bi = i;
+        for (int j = i + 1; j < kept; j++)
+            if (ord[j] > ord[bi])
+                bi = j;
+        move_t m = mv[bi];
+        enum qmode cm = child_mode[bi];
+        mv[bi] = mv[i], ord[bi] = ord[i], child_mode[bi] = child_mode[i];
+        memcpy(child, st, g->state_size);
+        g->apply(child, m);
+        struct game_status s = g->status(child);
+        int v = s.outcome != GAME_ONGOING
+                ? terminal_score(s.outcome, mover, ply + 1)
+                : -qsearch(a, ply + 1, qply + 1, -beta, -alpha, cm);
+        if (a->stopped)
+            return 0;
+        if (v > best)
+            best = v;
+        if (v > alpha)
+            alpha = v;
+        if (alpha >= beta)
+            break;
+    }
+    return best;
+}
+
+/* ---- the full-width search ---------------------------------------------- */
+
+static int search(struct ab *a, int ply, int depth, int alpha, int beta,
+                  enum qmode qmode);
+
+/* The value of move m (at ply) for the mover: searched with the window
+ * (alpha, beta), the child's game status first. */
+static int child_value(struct ab *a, const void *st, int ply, move_t m,
+                       int depth, int alpha, int beta)
+{
+    const struct game *g = a->g;
+    void *child = state_at(a, ply + 1);
+    enum qmode cm = Q_NORMAL;
+    if (depth == 1 && a->quiescence && a->qforcing
+        && a->e->is_forcing(st, m))
+        cm = Q_EVADE;
+    memcpy(child, st, g->state_size);
+    g->apply(child, m);
+    struct game_status s = g->status(child);
+    if (s.outcome != GAME_ONGOING)
+        return terminal_score(s.outcome, g->to_move(st), ply + 1);
+    return -search(a, ply + 1, depth - 1, -beta, -alpha, cm);
+}
+
+/* PVS over the moves of a node: the first with the full window, the rest
+ * with a null window, re-searched when they fail high inside it. */
+static int pvs_value(struct ab *a, const void *st, int ply, move_t m,
+                     int depth, int alpha, int beta, int first)
+{
+    if (first || beta - alpha <= 1)
+        return child_value(a, st, ply, m, depth, alpha, beta);
+    int v = child_value(a, st, ply, m, depth, alpha, alpha + 1);
+    if (!a->stopped && v > alpha && v < beta)
+        v = child_value(a, st, ply, m, depth, alpha, beta);
+    return v;
+}
+
+static int search(struct ab *a, int ply, int depth, int alpha, int beta,
+                  enum qmode qmode)
+{
+    const struct game *g = a->g;
+    if (depth <= 0 || ply + 1 >= a->plies)
+        return qsearch(a, ply, 0, alpha, beta, qmode);
+    const void *st = state_at(a, ply);
+    if (out_of_budget(a))
+        return 0;
+    const int alpha0 = alpha;
+    uint64_t key = 0, check = 0;
+    move_t hash_move = 0;
+    int has_hash = 0;
+    if (a->tt) {
+        key = state_key(st, g->state_size);
+        check = g->hash(st);
+        const struct tt_entry *e = tt_probe(a, key, check);
+        if (e) {
+            hash_move = e->move;
+            has_hash = 1;
+            int s = score_from_tt(e->score, ply);
+            if (e->depth >= depth
+                && (e->bound == BOUND_EXACT
+                    || (e->bound == BOUND_LOWER && s >= beta)
+                    || (e->bound == BOUND_UPPER && s <= alpha)))
+                return s;
+        }
+    }
+    int n = g->legal_moves(st, moves_at(a, ply));
+    if (n == 0)
+        return 0;
+    if (depth >= 2 && wins_at_once(a, st, ply, n)) {
+        int s = AB_WIN - (ply + 1);
+        tt_store(a, key, check, depth, ply, s, BOUND_EXACT,
+                 a->win_killer[ply]);
+        return s;
+    }
+    score_moves(a, st, ply, n, has_hash, hash_move);
+    int best = -INF;
+    move_t best_move = 0;
+    for (int i = 0; i < n; i++) {
+        pick_next(a, ply, i, n);
+        move_t m = moves_at(a, ply)[i];
+        int v = pvs_value(a, st, ply, m, depth, alpha, beta, i == 0);
+        if (a->stopped)
+            return 0;
+        if (v > best) {
+            best = v;
+            best_move = m;
+        }
+        if (v > alpha)
+            alpha = v;
+        if (alpha >= beta) {
+            note_cutoff(a, st, ply, m, depth);
+            break;
+        }
+    }
+    enum bound b = best <= alpha0 ? BOUND_UPPER
+                   : best >= beta ? BOUND_LOWER : BOUND_EXACT;
+    tt_store(a, key, check, depth, ply, best, b, best_move);
+    return best;
+}
+
+/* ---- the root ---------------------------------------------------------- */
+
+/* Orders the root moves: a seeded shuffle, then captures first by value
+ * (stable), so equal moves keep the shuffled order. */
+static void order_root(struct ab *a, const void *st, int n)
+{
+    move_t *mv = a->root_moves;
+    int32_t *key = a->root_static;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(&a->rng, (uint32_t)i + 1);
+        move_t t = mv[i];
+        mv[i] = mv[j];
+        mv[j] = t;
+    }
+    for (int i = 0; i < n; i++)
+        key[i] = a->e->capture_value(st, mv[i]);
+    for (int i = 1; i < n; i++) { /* insertion sort: stable */
+        move_t m = mv[i];
+        int32_t k = key[i];
+        int j = i - 1;
+        for (; j >= 0 && key[j] < k; j--) {
+            mv[j + 1] = mv[j];
+            key[j + 1] = key[j];
+        }
+        mv[j + 1] = m;
+        key[j + 1] = k;
+    }
+}
+
+/* Moves root move `best` to the front, the others keeping their order. */
+static void best_first(struct ab *a, int best)
+{
+    move_t m = a->root_moves[best];
+    memmove(a->root_moves + 1, a->root_moves, sizeof(move_t) * (size_t)best);
+    a->root_moves[0] = m;
+}
+
+/* One iteration at depth: returns the index of the best root move with
+ * its score in *score; with *complete 0 if a budget stopped it (the index
+ * is then of the best move searched to the end, or -1). */
+static int root_iteration(struct ab *a, const void *st, int n, int depth,
+                          int *score, int *complete)
+{
+    int alpha = -INF, best = -1;
+    *score = -INF;
+    for (int i = 0; i < n; i++) {
+        int v = pvs_value(a, st, 0, a->root_moves[i], depth, alpha, INF,
+                          i == 0);
+        if (a->stopped)
+            break;
+        if (v > alpha) {
+            alpha = v;
+            best = i;
+            *score = v;
+        }
+    }
+    *complete = !a->stopped;
+    return best;
+}
+
+static void fill_stats(const struct ab *a, struct agent_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    stats->iterations = a->nodes;
+    stats->nodes = a->nodes > UINT32_MAX ? UINT32_MAX : (uint32_t)a->nodes;
+    stats->depth = a->last.depth;
+    stats->hit_cap = a->hit_cap;
+    int s = a->last.score;
+    stats->proven = is_win_score(s) ? 1 : is_loss_score(s) ? -1 : 0;
+    stats->value = stats->proven > 0 ? 1.0 : stats->proven < 0 ? 0.0
+                   : eval_win_probability(s, AB_VALUE_SCALE);
+}
+
+static move_t ab_choose(void *self, const struct game *g, const void *st,
+                        struct agent_stats *stats)
+{
+    struct ab *a = self;
+    a->g = g;
+    a->e = eval_of(g);
+    a->w = a->weights + eval_weight_offset(a->e);
+    a->nodes = 0;
+    a->stopped = a->can_stop = a->hit_cap = 0;
+    a->deadline = a->ms ? now_ms() + a->ms : 0;
+    a->generation++;
+    memset(a->history, 0, sizeof a->history);
+    memset(a->killers, 0, sizeof *a->killers * (size_t)a->plies);
+    memset(a->win_killer, 0, sizeof *a->win_killer * (size_t)a->plies);
+    memcpy(state_at(a, 0), st, g->state_size);
+    int n = g->legal_moves(st, a->root_moves);
+    order_root(a, st, n);
+    a->last.move = a->root_moves[0];
+    a->last.score = 0;
+    a->last.depth = 0;
+    for (int depth = 1; depth <= a->max_depth && depth < a->plies; depth++) {
+        int score, complete;
+        int best = root_iteration(a, state_at(a, 0), n, depth, &score,
+                                  &complete);
+        a->can_stop = 1; /* depth 1 is always completed */
+        if (best >= 0 && (complete || best > 0)) {
+            a->last.move = a->root_moves[best];
+            a->last.score = score;
+            best_first(a, best);
+        }
+        if (!complete)
+            break;
+        a->last.depth = depth;
+        if (is_win_score(score) || is_loss_score(score) || n == 1)
+            break; /* proven: deeper iterations find nothing shorter */
+        if (a->node_limit && a->nodes >= a->node_limit)
+            break;
+        if (a->ms && now_ms() >= a->deadline)
+            break;
+    }
+    a->last.nodes = a->nodes;
+    fill_stats(a, stats);
+    return a->last.move;
+}
+
+/* ---- create and destroy ------------------------------------------------ */
+
+/* Entries of the table for tt_mb MiB: a power of two, at least TT_WAYS. */
+static size_t tt_entries(int tt_mb)
+{
+    if (tt_mb <= 0)
+        return 0;
+    size_t want = (size_t)tt_mb * 1024 * 1024 / sizeof(struct tt_entry);
+    size_t size = TT_WAYS;
+    while (size * 2 <= want)
+        size *= 2;
+    return size;
+}
+
+/* Plies of buffers for a search of depth plus qdepth quiescence plies. */
+static int plies_for(int depth, int qdepth)
+{
+    return depth + qdepth + 2;
+}
+
+size_t ab_memory_bytes(int depth, int qdepth, int tt_mb)
+{
+    size_t plies = (size_t)plies_for(depth, qdepth);
+    return sizeof(struct ab) + tt_entries(tt_mb) * sizeof(struct tt_entry)
+           + plies * (GAME_MAX_STATE_SIZE + GAME_MAX_MOVES * sizeof(move_t)
+                      + GAME_MAX_MOVES * sizeof(int32_t) + 3 * sizeof(move_t))
+           + (size_t)eval_weight_count() * sizeof(double);
+}
+
+static void ab_destroy(void *self)
+{
+    struct ab *a = self;
+    if (!a)
+        return;
+    free(a->tt);
+    free(a->states);
+    free(a->moves);
+    free(a->order);
+    free(a->killers);
+    free(a->win_killer);
+    free(a->weights);
+    free(a);
+}
+
+static void *ab_create(const double *values, uint64_t seed)
+{
+    struct ab *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->max_depth = (int)values[P_DEPTH];
+    a->node_limit = (uint64_t)values[P_NODES];
+    a->ms = (int)values[P_MS];
+    a->quiescence = (int)values[P_QUIESCENCE];
+    a->qdepth = (int)values[P_QDEPTH];
+    a->qforcing = (int)values[P_QFORCING];
+    a->plies = plies_for(a->max_depth, a->qdepth);
+    size_t plies = (size_t)a->plies, entries = tt_entries((int)values[P_TT_MB]);
+    int nw = eval_weight_count();
+    a->states = malloc(plies * GAME_MAX_STATE_SIZE);
+    a->moves = malloc(plies * GAME_MAX_MOVES * sizeof *a->moves);
+    a->order = malloc(plies * GAME_MAX_MOVES * sizeof *a->order);
+    a->killers = calloc(plies, sizeof *a->killers);
+    a->win_killer = calloc(plies, sizeof *a->win_killer);
+    a->weights = malloc(sizeof *a->weights * (size_t)(nw > 0 ? nw : 1));
+    if (entries) {
+        a->tt = calloc(entries, sizeof *a->tt);
+        a->tt_mask = entries - 1;
+    }
+    if (!a->states || !a->moves || !a->order || !a->killers || !a->win_killer
+        || !a->weights || (entries && !a->tt)) {
+        ab_destroy(a);
+        return NULL;
+    }
+    for (int i = 0; i < nw; i++)
+        a->weights[i] = values[P_COUNT + i];
+    rng_seed(&a->rng, seed);
+    return a;
+}
+
+void ab_last_search(const struct agent *ag, struct ab_info *out)
+{
+    const struct ab *a = ag->self;
+    *out = a->last;
+}
+
+const struct agent_kind ab_kind = {
+    "ab", "iterative-deepening alpha-beta (PVS, table, quiescence)",
+    ab_params, P_COUNT, ab_create, ab_choose, NULL, ab_destroy, 1, 1};

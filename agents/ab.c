@@ -103,7 +103,8 @@ struct ab {
     const double *w; /* the game's weights */
     uint64_t nodes;
     double deadline;
-    int can_stop, stopped, hit_cap;
+    int can_stop, stopped;
+    uint64_t overwrites; /* entries of this search replaced by others */
     struct ab_info last;
 
     move_t root_moves[GAME_MAX_MOVES];
@@ -247,7 +248,7 @@ static void tt_store(struct ab *a, uint64_t key, uint64_t check, int depth,
                 victim = e;
         }
         if (victim->bound != BOUND_NONE && victim->generation == a->generation)
-            a->hit_cap = 1;
+            a->overwrites++;
     }
     victim->key = key;
     victim->check = check;
@@ -600,7 +601,7 @@ static void fill_stats(const struct ab *a, struct agent_stats *stats)
     stats->iterations = a->nodes;
     stats->nodes = a->nodes > UINT32_MAX ? UINT32_MAX : (uint32_t)a->nodes;
     stats->depth = a->last.depth;
-    stats->hit_cap = a->hit_cap;
+    stats->hit_cap = a->tt && a->overwrites * 8 > a->tt_mask + 1;
     int s = a->last.score;
     stats->proven = is_win_score(s) ? 1 : is_loss_score(s) ? -1 : 0;
     stats->value = stats->proven > 0 ? 1.0 : stats->proven < 0 ? 0.0
@@ -615,7 +616,8 @@ static move_t ab_choose(void *self, const struct game *g, const void *st,
     a->e = eval_of(g);
     a->w = a->weights + eval_weight_offset(a->e);
     a->nodes = 0;
-    a->stopped = a->can_stop = a->hit_cap = 0;
+    a->stopped = a->can_stop = 0;
+    a->overwrites = 0;
     a->deadline = a->ms ? now_ms() + a->ms : 0;
     a->generation++;
     memset(a->history, 0, sizeof a->history);

@@ -39,8 +39,9 @@
  * agent_stats: iterations = nodes searched, depth = deepest completed
  * iteration, value = eval_win_probability(score, AB_VALUE_SCALE) or 1 / 0
  * for a proven win / loss, proven = +1 / -1 when the search proved a win
- * / loss for the mover, hit_cap = the table was full (an entry of this
- * search was overwritten by another position).
+ * / loss for the mover, hit_cap = the table was nearly full (this search
+ * replaced more of its own entries than an eighth of the table holds),
+ * nodes = nodes searched too (capped at UINT32_MAX).
  */
 #ifndef RULELAB_AB_H
 #define RULELAB_AB_H

@@ -537,6 +537,94 @@ static void test_table_changes_nothing(void **state)
     }
 }
 
+/* The table tells positions apart by their counters: an agent that has
+ * just searched a small tafl or Serbest position searches the same board
+ * 97 plies into the no-capture count (limit 100, so every line without a
+ * capture is drawn on the third ply) and must score it as an agent with
+ * no table does (the same score). A table keyed by the board alone would return the first
+ * search's values. */
+static void test_table_sees_counters(void **state)
+{
+    (void)state;
+    const char *spec = "ab(depth=4,nodes=0,tt_mb=4,quiescence=0)";
+    for (int game = 0; game < 2; game++) {
+        struct rng r;
+        rng_seed(&r, 500 + (uint64_t)game);
+        int differ = 0; /* positions whose two counts score differently */
+        for (int i = 0; i < 12; i++) {
+            struct variant v;
+            _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+            _Alignas(GAME_STATE_ALIGN) unsigned char late[GAME_MAX_STATE_SIZE];
+            char text[512], err[256];
+            do {
+                random_text(game, &r, text);
+                if (variant_parse(game_names[game], &v, err, sizeof err) != 0)
+                    fail_msg("%s", err);
+            } while (game_setup(&v, st, text, NULL, err, sizeof err) != 0
+                     || v.game->status(st).outcome != GAME_ONGOING);
+            strcat(text, " 97");
+            if (game_setup(&v, late, text, NULL, err, sizeof err) != 0)
+                fail_msg("%s: %s", text, err);
+            struct agent *a = make_agent(spec, 1);
+            struct ab_info early, with, without;
+            agent_choose(a, v.game, st);
+            ab_last_search(a, &early);
+            agent_choose(a, v.game, late);
+            ab_last_search(a, &with);
+            agent_free(a);
+            /* (the move may differ: the agent shuffles its root again for
+             * every move, so equal moves are ordered otherwise) */
+            search("ab(depth=4,nodes=0,tt_mb=0,quiescence=0)", 1, v.game,
+                   late, &without);
+            if (with.score != without.score)
+                fail_msg("%s %s: after the search at count 0 %d, alone %d",
+                         game_names[game], text, with.score, without.score);
+            differ += early.score != without.score;
+        }
+        /* the counters did change the answers */
+        assert_true(differ >= 3);
+    }
+}
+
+/* The table is kept between moves, and a win stored there is read back
+ * at another distance from the root: after the win in 5's first move and
+ * any reply, the same agent scores the win left (1 or 3 plies, by the
+ * solver) exactly. */
+static void test_table_across_moves(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < COUNT(wins); i++) {
+        const struct position *p = &wins[i];
+        if (p->plies != 5)
+            continue;
+        struct variant v;
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
+        move_t replies[GAME_MAX_MOVES];
+        struct ab_info info;
+        setup(p->variant, p->text, &v, st);
+        const struct game *g = v.game;
+        struct agent *a = make_agent("ab(depth=5,nodes=0)", 1);
+        move_t m = agent_choose(a, g, st);
+        g->apply(st, m);
+        int n = g->legal_moves(st, replies);
+        for (int k = 0; k < n; k += 1 + n / 6) {
+            memcpy(cur, st, g->state_size);
+            g->apply(cur, replies[k]);
+            if (g->status(cur).outcome != GAME_ONGOING)
+                continue;
+            int left = solver_wins(g, cur, 1) ? 1 : 3;
+            assert_true(solver_wins(g, cur, left));
+            agent_choose(a, g, cur);
+            ab_last_search(a, &info);
+            if (info.score != AB_WIN - left)
+                fail_msg("%s %s, reply %d: score %d, expected a win in %d",
+                         p->variant, p->text, k, info.score, left);
+        }
+        agent_free(a);
+    }
+}
+
 /* ---- memory, budgets, determinism ------------------------------------ */
 
 /* Bytes and calls allocated by agent_create(spec); the agent is freed. */
@@ -688,6 +776,8 @@ int main(void)
         cmocka_unit_test(test_material_sign),
         cmocka_unit_test(test_solver_agreement),
         cmocka_unit_test(test_table_changes_nothing),
+        cmocka_unit_test(test_table_sees_counters),
+        cmocka_unit_test(test_table_across_moves),
         cmocka_unit_test(test_memory_cap),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_budgets),

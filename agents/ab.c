@@ -48,7 +48,7 @@ enum { P_DEPTH, P_NODES, P_MS, P_TT_MB, P_QUIESCENCE, P_QDEPTH, P_QFORCING,
 static const struct param_spec ab_params[P_COUNT] = {
     [P_DEPTH] = {"depth", PARAM_INT, 60, 1, 60, NULL,
                  "deepest iteration of the iterative deepening", 1},
-    [P_NODES] = {"nodes", PARAM_INT, 50000, 0, 1e12, NULL,
+    [P_NODES] = {"nodes", PARAM_INT, 100000, 0, 1e12, NULL,
                  "node budget per move (reproducible); 0 = none", 1},
     [P_MS] = {"ms", PARAM_INT, 0, 0, 1e7, NULL,
               "wall-clock budget per move in ms; 0 = none", 1},
@@ -327,7 +327,8 @@ static void note_cutoff(struct ab *a, const void *st, int ply, move_t m,
 }
 
 /* Whether one of the n moves at ply wins at once for the side to move at
- * st: the move that last won at this ply is tried first. */
+ * st: the move that last won at this ply is tried first. Every position
+ * made counts as a node. */
 static int wins_at_once(struct ab *a, const void *st, int ply, int n)
 {
     const struct game *g = a->g;
@@ -342,6 +343,7 @@ static int wins_at_once(struct ab *a, const void *st, int ply, int n)
                 continue;
             memcpy(child, st, g->state_size);
             g->apply(child, mv[i]);
+            a->nodes++; /* a position made, so budgets follow the work */
             if (g->status(child).outcome == win) {
                 a->win_killer[ply] = mv[i];
                 return 1;
@@ -378,16 +380,22 @@ static int qsearch(struct ab *a, int ply, int qply, int alpha, int beta,
     const void *st = state_at(a, ply);
     if (out_of_budget(a))
         return 0;
+    move_t *mv = moves_at(a, ply);
+    int32_t *ord = order_at(a, ply);
+    int n = 0;
+    /* the threat is cashed even at the last quiescence ply */
+    if (mode == Q_CASH) {
+        n = g->legal_moves(st, mv);
+        if (wins_at_once(a, st, ply, n))
+            return AB_WIN - (ply + 1);
+    }
     const int deep = ply + 1 >= a->plies || qply >= a->qdepth;
     if (!a->quiescence || deep)
         return static_score(a, st);
-    move_t *mv = moves_at(a, ply);
-    int32_t *ord = order_at(a, ply);
-    int n = g->legal_moves(st, mv);
+    if (mode != Q_CASH)
+        n = g->legal_moves(st, mv);
     if (n == 0)
         return 0;
-    if (mode == Q_CASH && wins_at_once(a, st, ply, n))
-        return AB_WIN - (ply + 1);
     int best = -INF;
     if (mode != Q_EVADE) {
         best = static_score(a, st);

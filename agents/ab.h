@@ -20,8 +20,9 @@
  * budget; the move is that of the deepest completed iteration, or of the
  * unfinished one if a root move it searched to the end beat the previous
  * best. At a depth or nodes budget the same spec and seed give the same
- * move on every machine. Plain `ab` stops at 50000 nodes (about 0.1 s
- * a move in tafl and Serbest, less in Jetan: `rulelab bench`).
+ * move on every machine. Plain `ab` stops at 100000 nodes (about 0.25 s
+ * a move in tafl and Serbest, less in Jetan: `rulelab bench`). A node is
+ * a position the search makes: searched, or looked at for a win at once.
  *
  * Scores are points from eval.h (about 100 to a pawn-like piece) for the
  * side to move; a win is AB_WIN less the plies to it (the fastest win and

@@ -354,9 +354,9 @@ static int wins_at_once(struct ab *a, const void *st, int ply, int n)
 
 /* ---- quiescence --------------------------------------------------------- */
 
-/* Which moves quiescence plays at a node, and how their children search:
- * 0 = skip the move. */
-static int q_child_mode(struct ab *a, const void *st, move_t m,
+/* Whether quiescence plays move m (capturing cap points) at a node, and
+ * how its child searches. */
+static int q_child_mode(struct ab *a, const void *st, move_t m, int cap,
                         enum qmode mode, int qply, enum qmode *child)
 {
     if (mode == Q_EVADE) {
@@ -364,7 +364,7 @@ static int q_child_mode(struct ab *a, const void *st, move_t m,
         return 1;
     }
     *child = Q_NORMAL;
-    if (a->e->capture_value(st, m) > 0)
+    if (cap > 0)
         return 1;
     if (a->qforcing && qply < 2 && a->e->is_forcing(st, m)) {
         *child = Q_EVADE;
@@ -409,11 +409,12 @@ static int qsearch(struct ab *a, int ply, int qply, int alpha, int beta,
     enum qmode child_mode[GAME_MAX_MOVES];
     for (int i = 0; i < n; i++) {
         enum qmode cm;
-        if (!q_child_mode(a, st, mv[i], mode, qply, &cm))
+        int cap = a->e->capture_value(st, mv[i]);
+        if (!q_child_mode(a, st, mv[i], cap, mode, qply, &cm))
             continue;
         mv[kept] = mv[i];
         child_mode[kept] = cm;
-        ord[kept++] = a->e->capture_value(st, mv[i]);
+        ord[kept++] = cap;
     }
     const int mover = g->to_move(st);
     void *child = state_at(a, ply + 1);

@@ -101,7 +101,7 @@ struct ab {
     const struct game *g;
     const struct game_eval *e;
     const double *w; /* the game's weights */
-    uint64_t nodes;
+    uint64_t nodes, next_clock; /* the clock is read every 256 nodes */
     double deadline;
     int can_stop, stopped;
     uint64_t overwrites; /* entries of this search replaced by others */
@@ -197,8 +197,11 @@ static int out_of_budget(struct ab *a)
         return 0;
     if (a->node_limit && a->nodes >= a->node_limit)
         a->stopped = 1;
-    if (a->ms && (a->nodes & 255) == 0 && now_ms() >= a->deadline)
-        a->stopped = 1;
+    if (a->ms && a->nodes >= a->next_clock) {
+        a->next_clock = a->nodes + 256;
+        if (now_ms() >= a->deadline)
+            a->stopped = 1;
+    }
     return a->stopped;
 }
 
@@ -384,7 +387,7 @@ static int qsearch(struct ab *a, int ply, int qply, int alpha, int beta,
     int32_t *ord = order_at(a, ply);
     int n = 0;
     /* the threat is cashed even at the last quiescence ply */
-    if (mode == Q_CASH) {
+    if (mode == Q_CASH && ply + 1 < a->plies) {
         n = g->legal_moves(st, mv);
         if (wins_at_once(a, st, ply, n))
             return AB_WIN - (ply + 1);
@@ -624,7 +627,7 @@ static move_t ab_choose(void *self, const struct game *g, const void *st,
     a->g = g;
     a->e = eval_of(g);
     a->w = a->weights + eval_weight_offset(a->e);
-    a->nodes = 0;
+    a->nodes = a->next_clock = 0;
     a->stopped = a->can_stop = 0;
     a->overwrites = 0;
     a->deadline = a->ms ? now_ms() + a->ms : 0;

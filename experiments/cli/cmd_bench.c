@@ -7,8 +7,9 @@
  * its own playouts for the given seconds; with more than one thread a
  * one-thread run comes first so the speed-up is measured, not assumed.
  * Last, MCTS with each playout policy and each kind of knowledge at a fixed
- * iteration budget: its iterations per second, and its node count, which
- * (like the signature) changes only when the search's behaviour does.
+ * iteration budget: its iterations per second, and its node count and the
+ * chosen move's value, which (like the signature) change only when the
+ * search's behaviour does.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -131,7 +132,7 @@ static const char *const mcts_knowledge_configs[] = {
     "bias=1,widen=1,prior=eval", NULL};
 
 struct mcts_knowledge_row {
-    double seconds, iterations_per_sec;
+    double seconds, iterations_per_sec, value;
     uint64_t iterations;
     uint32_t nodes;
 };
@@ -155,6 +156,7 @@ static int mcts_knowledge_row(const struct game *g, const void *start,
     row->seconds = now_seconds() - t0;
     row->iterations = a->stats.iterations;
     row->nodes = a->stats.nodes;
+    row->value = a->stats.value;
     row->iterations_per_sec = (double)row->iterations / row->seconds;
     agent_free(a);
     return 0;
@@ -169,8 +171,9 @@ static void print_mcts_knowledge(const struct game *g, const void *start,
         printf("[");
     else
         printf("mcts with knowledge (%d iterations from the start, one "
-               "thread; nodes is a behaviour signature):\n", iterations);
-    for (int i = 0; mcts_knowledge_configs[i]; i++) {
+               "thread; nodes and the chosen move's value are a behaviour "
+               "signature):\n", iterations);
+    for (int i = 0, shown = 0; mcts_knowledge_configs[i]; i++) {
         struct mcts_knowledge_row row;
         const char *config = mcts_knowledge_configs[i];
         if (mcts_knowledge_row(g, start, config, iterations, &row) != 0)
@@ -178,12 +181,13 @@ static void print_mcts_knowledge(const struct game *g, const void *start,
         if (json)
             printf("%s{\"config\": \"%s\", \"iterations\": %llu, "
                    "\"seconds\": %.4f, \"iterations_per_sec\": %.1f, "
-                   "\"nodes\": %u}", i ? ", " : "", config,
-                   (unsigned long long)row.iterations, row.seconds,
-                   row.iterations_per_sec, row.nodes);
+                   "\"nodes\": %u, \"value\": %.6f}", shown++ ? ", " : "",
+                   config, (unsigned long long)row.iterations, row.seconds,
+                   row.iterations_per_sec, row.nodes, row.value);
         else
-            printf("  %-28s %9.0f iterations per sec  %8u nodes\n", config,
-                   row.iterations_per_sec, row.nodes);
+            printf("  %-28s %9.0f iterations per sec  %8u nodes  value "
+                   "%.6f\n", config, row.iterations_per_sec, row.nodes,
+                   row.value);
     }
     if (json)
         printf("]");
@@ -334,8 +338,9 @@ const struct cli_command cmd_bench = {
     "iterations per second from the start position (one thread, S seconds),\n"
     "beside the playouts per second that raw play allows. Last, MCTS with\n"
     "each playout policy, eval_cut and progressive bias and widening, N\n"
-    "iterations each: iterations per second and the node count (which\n"
-    "changes only when the search's behaviour does).\n\n"
+    "iterations each: iterations per second, the node count and the\n"
+    "chosen move's value (which change only when the search's behaviour\n"
+    "does).\n\n"
     "  --seconds S   how long to play, 0.001 to 3600 (default 3)\n"
     "  --threads N   threads, each playing its own games (default 1); with\n"
     "                N > 1 a one-thread run comes first, for the speed-up\n"
@@ -346,5 +351,5 @@ const struct cli_command cmd_bench = {
     "                avg_plies, threads, speedup, signature,\n"
     "                mcts_iterations_per_sec, mcts_ratio, outcomes and\n"
     "                mcts_knowledge (config, iterations, seconds,\n"
-    "                iterations_per_sec, nodes per configuration)\n",
+    "                iterations_per_sec, nodes, value per configuration)\n",
     run_bench};

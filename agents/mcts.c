@@ -109,12 +109,12 @@ static const struct param_spec mcts_params[P_COUNT] = {
     [P_EVAL_CUT] = {"eval_cut", PARAM_INT, 0, 0, 1e6, NULL,
                     "plies after which a playout is scored by the evaluation;"
                     " 0 = none", 2},
-    [P_EVAL_SCALE] = {"eval_scale", PARAM_REAL, 200, 1, 1e6, NULL,
+    [P_EVAL_SCALE] = {"eval_scale", PARAM_REAL, 200, 1, 1e5, NULL,
                       "evaluation points of odds e:1 (cut playouts, eval "
                       "priors)", 2},
-    [P_BIAS] = {"bias", PARAM_REAL, 0, 0, 1e6, NULL,
+    [P_BIAS] = {"bias", PARAM_REAL, 0, 0, 1000, NULL,
                 "progressive bias: UCT adds bias * prior / (visits + 1)", 2},
-    [P_WIDEN] = {"widen", PARAM_REAL, 0, 0, 1e6, NULL,
+    [P_WIDEN] = {"widen", PARAM_REAL, 0, 0, 1000, NULL,
                  "progressive widening: the best 1 + widen * sqrt(visits) "
                  "children by prior; 0 = all", 2},
     [P_PRIOR] = {"prior", PARAM_ENUM, 0, 0, 0, prior_names,

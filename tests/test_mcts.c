@@ -232,18 +232,20 @@ static double searched_value(const struct position *p, const char *spec)
 static void test_eval_cut_scores_through_logistic(void **state)
 {
     (void)state;
-    /* Every playout is cut 2 plies in, before anything is taken: with
-     * scale 200 a rook up is 1 / (1 + e^-2.5) = 0.92 for white, 0.08 for
-     * black (if the evaluation sees more than material, still far from
-     * 0.5); with scale 10^6 every cut is within 0.001 of a draw. */
+    /* Every playout is cut 2 plies in, mostly before anything can be
+     * taken (a rook that strays next to the black king can be, in a few
+     * lines): with scale 200 a rook up is 1 / (1 + e^-2.5) = 0.92 for
+     * white, 0.08 for black (if the evaluation sees more than material,
+     * still far from 0.5); with scale 10^5 every cut is within 0.0013 of
+     * a draw (1 / (1 + e^-0.005) = 0.50125). */
     double white = searched_value(&rook_up[0],
                                   "mcts(iterations=100,eval_cut=2)");
     double black = searched_value(&rook_up[1],
                                   "mcts(iterations=100,eval_cut=2)");
     double flat = searched_value(&rook_up[0],
                                  "mcts(iterations=100,eval_cut=2,"
-                                 "eval_scale=1000000)");
-    print_message("rook up, eval_cut=2: white %.3f, black %.3f, scale 1e6 "
+                                 "eval_scale=100000)");
+    print_message("rook up, eval_cut=2: white %.3f, black %.3f, scale 1e5 "
                   "%.4f\n", white, black, flat);
     assert_true(white > 0.75);
     assert_true(black < 0.25);
@@ -290,6 +292,36 @@ static void test_bias_visits_the_capture(void **state)
                   "without\n", with_bias, without);
     assert_int_equal(with_bias, 8);
     assert_true(without < 8);
+}
+
+/* The bias term itself, apart from the order by prior (widen=1000 orders
+ * the children and holds back none of them here): in free_queen with
+ * playout_cap=1 all rewards tie, so without the term UCT goes round the
+ * n children, 3 visits each in 3n iterations: the second visit of a child
+ * expands it and the third goes to a second grandchild, depth 2. With the
+ * term the capture gets more: after Rxe5 black has only its king's 3
+ * steps, so its 5th visit is the second of a grandchild, which is then
+ * expanded, and the search reaches depth 3. */
+static void test_bias_term_deepens_the_capture(void **state)
+{
+    (void)state;
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    setup(&free_queen, &v, st);
+    move_t moves[GAME_MAX_MOVES];
+    int n = v.game->legal_moves(st, moves);
+    char spec[128];
+    for (int bias = 0; bias <= 1; bias++) {
+        snprintf(spec, sizeof spec, "mcts(iterations=%d,playout_cap=1,"
+                 "widen=1000,bias=%d)", 3 * n, bias ? 10 : 0);
+        struct agent *a = make_agent(spec, 4);
+        agent_choose(a, v.game, st);
+        if (bias)
+            assert_true(a->stats.depth >= 3);
+        else
+            assert_int_equal(a->stats.depth, 2);
+        agent_free(a);
+    }
 }
 
 /* The Serbest start has over 600 moves (drops): below that many
@@ -485,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_greedy_epsilon),
         cmocka_unit_test(test_eval_cut_scores_through_logistic),
         cmocka_unit_test(test_bias_visits_the_capture),
+        cmocka_unit_test(test_bias_term_deepens_the_capture),
         cmocka_unit_test(test_widening_goes_deeper),
         cmocka_unit_test(test_every_option_deterministic),
     };

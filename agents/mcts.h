@@ -12,7 +12,11 @@
  * front of the pool.
  *
  * Parameters (spec `mcts(key=value,...)`, see `rulelab list`): iterations,
- * ms, c, playout, playout_cap, solver, reuse, max_nodes, max_mb.
+ * ms, c, playout, playout_cap, solver, decisive, reuse, max_nodes, max_mb;
+ * then, since identity version 2 and off at their defaults, the knowledge:
+ * epsilon (greedy playouts), eval_cut and eval_scale (playouts cut and
+ * scored by the evaluation), bias, widen and prior (progressive bias and
+ * widening); and every evaluation weight (eval.h), as the kind uses_eval.
  */
 #ifndef RULELAB_MCTS_H
 #define RULELAB_MCTS_H

@@ -307,9 +307,10 @@ static void test_bad_specs(void **state)
     assert_non_null(strstr(err, "bad value '-1' for c (allowed: 0..100)"));
     assert_int_equal(agent_create("mcts(c=1.5,iterations=20)", 1, &a, err,
                                   sizeof err), 0);
-    assert_string_equal(a->spec, "mcts(c=1.5,decisive=1,iterations=20,max_mb=64,"
+    assert_string_equal(a->spec, "mcts(bias=0,c=1.5,decisive=1,epsilon=0.1,"
+                        "eval_cut=0,eval_scale=200,iterations=20,max_mb=64,"
                         "max_nodes=0,ms=0,playout=random,playout_cap=0,"
-                        "reuse=1,solver=1)");
+                        "prior=capture,reuse=1,solver=1,widen=0)");
     agent_free(a);
 }
 
@@ -345,32 +346,31 @@ static void test_mcts_beats_random(void **state)
 
 /* A node's rewards past 2^24: as a float sum, 2^24 + 1 rounds back to
  * 2^24, so a node at 2^25 visits with half its games won never counted
- * another win and its mean sank. The half-point count stays exact (the
- * expected values are the plain sums, 2 half-points a win). */
+ * another win and its mean sank. The reward-unit count stays exact (the
+ * expected values are the plain sums, 1024 units a win, 512 a draw:
+ * mcts_node.h). */
 static void test_node_counts_past_float_precision(void **state)
 {
     (void)state;
     struct node n;
     memset(&n, 0, sizeof n);
-    n.visits = 1u << 25;
-    n.half_points = 1u << 25; /* 2^24 wins in 2^25 visits: mean 0.5 */
+    node_set_counts(&n, 1u << 25, 1024ull << 24); /* 2^24 wins in 2^25 */
     assert_true(node_mean(&n) == 0.5);
     for (int i = 0; i < 1000; i++)
         node_add_reward(&n, 1.0);
     assert_int_equal(n.visits, (1u << 25) + 1000);
-    assert_int_equal(n.half_points, (1u << 25) + 2000);
+    assert_true(node_units(&n) == (1024ull << 24) + 1024000);
     assert_true(node_mean(&n) == ((double)(1u << 24) + 1000.0)
                                  / ((double)(1u << 25) + 1000.0));
     node_add_reward(&n, 0.5);
     node_add_reward(&n, 0.0);
     assert_int_equal(n.visits, (1u << 25) + 1002);
-    assert_int_equal(n.half_points, (1u << 25) + 2001);
+    assert_true(node_units(&n) == (1024ull << 24) + 1024512);
     /* the largest counts the search allows (it stops at MCTS_MAX_VISITS
      * root visits) do not overflow */
-    n.visits = MCTS_MAX_VISITS - 1;
-    n.half_points = 2 * (MCTS_MAX_VISITS - 1);
+    node_set_counts(&n, MCTS_MAX_VISITS - 1, 1024ull * (MCTS_MAX_VISITS - 1));
     node_add_reward(&n, 1.0);
-    assert_int_equal(n.half_points, 2u * MCTS_MAX_VISITS);
+    assert_true(node_units(&n) == 1024ull * MCTS_MAX_VISITS);
     assert_true(node_mean(&n) == 1.0);
 }
 

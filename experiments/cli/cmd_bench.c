@@ -1,13 +1,17 @@
 /*
  * cmd_bench.c -- `rulelab bench`: random-playout throughput of a variant.
  *
- * Two parts. A signature: a fixed number of playouts from fixed seeds, whose
+ * A signature: a fixed number of playouts from fixed seeds, whose
  * total ply count changes only when the game's behaviour changes (the habit
  * of chess engines' bench node counts). Then a timed run: each thread plays
  * its own playouts for the given seconds; with more than one thread a
  * one-thread run comes first so the speed-up is measured, not assumed.
- * Last, the alpha-beta agent's nodes per second from fixed positions at a
+ * Then the alpha-beta agent's nodes per second from fixed positions at a
  * fixed node budget, whose node count is ab's signature.
+ * Last, MCTS with each playout policy and each kind of knowledge at a fixed
+ * iteration budget: its iterations per second, and its node count and the
+ * chosen move's value, which (like the signature) change only when the
+ * search's behaviour does.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -21,6 +25,7 @@
 #include "rng.h"
 
 #define SIGNATURE_PLAYOUTS 200
+#define MCTS_KNOWLEDGE_ITERATIONS 300
 
 struct bench_totals {
     uint64_t playouts, plies;
@@ -167,11 +172,82 @@ static struct ab_bench ab_rate(const struct game *g, const void *start)
     return b;
 }
 
+/* ---- MCTS with knowledge: a fixed budget per configuration ------------ */
+
+/* The MCTS configurations timed, beside plain random playouts. */
+static const char *const mcts_knowledge_configs[] = {
+    "playout=random", "playout=greedy", "playout=random,eval_cut=16",
+    "playout=greedy,eval_cut=16", "bias=1,widen=1",
+    "bias=1,widen=1,prior=eval", NULL};
+
+struct mcts_knowledge_row {
+    double seconds, iterations_per_sec, value;
+    uint64_t iterations;
+    uint32_t nodes;
+};
+
+/* One search of `iterations` from start, seed 1, no tree reuse, with the
+ * configuration's parameters. Returns 0, or -1 with a message on stderr. */
+static int mcts_knowledge_row(const struct game *g, const void *start,
+                              const char *config, int iterations,
+                              struct mcts_knowledge_row *row)
+{
+    char spec[256], err[4096];
+    struct agent *a;
+    snprintf(spec, sizeof spec, "mcts(iterations=%d,reuse=0,%s)", iterations,
+             config);
+    if (agent_create(spec, 1, &a, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab bench: %s\n", err);
+        return -1;
+    }
+    double t0 = now_seconds();
+    agent_choose(a, g, start);
+    row->seconds = now_seconds() - t0;
+    row->iterations = a->stats.iterations;
+    row->nodes = a->stats.nodes;
+    row->value = a->stats.value;
+    row->iterations_per_sec = (double)row->iterations / row->seconds;
+    agent_free(a);
+    return 0;
+}
+
+/* Times every configuration; prints one line each, or (json) a JSON
+ * array of objects. */
+static void print_mcts_knowledge(const struct game *g, const void *start,
+                                 int iterations, int json)
+{
+    if (json)
+        printf("[");
+    else
+        printf("mcts with knowledge (%d iterations from the start, one "
+               "thread; nodes and the chosen move's value are a behaviour "
+               "signature):\n", iterations);
+    for (int i = 0, shown = 0; mcts_knowledge_configs[i]; i++) {
+        struct mcts_knowledge_row row;
+        const char *config = mcts_knowledge_configs[i];
+        if (mcts_knowledge_row(g, start, config, iterations, &row) != 0)
+            continue;
+        if (json)
+            printf("%s{\"config\": \"%s\", \"iterations\": %llu, "
+                   "\"seconds\": %.4f, \"iterations_per_sec\": %.1f, "
+                   "\"nodes\": %u, \"value\": %.6f}", shown++ ? ", " : "",
+                   config, (unsigned long long)row.iterations, row.seconds,
+                   row.iterations_per_sec, row.nodes, row.value);
+        else
+            printf("  %-28s %9.0f iterations per sec  %8u nodes  value "
+                   "%.6f\n", config, row.iterations_per_sec, row.nodes,
+                   row.value);
+    }
+    if (json)
+        printf("]");
+}
+
 /* Prints the results as aligned "name: value" lines (the default). */
 static void print_text(const char *variant, const struct bench_totals *t,
                        int threads, double speedup, uint64_t sig,
                        double mcts_ips, double raw_ips,
-                       const struct ab_bench *ab)
+                       const struct ab_bench *ab, const struct game *g,
+                       const void *start, int mcts_iterations)
 {
     printf("variant:          %s\n", variant);
     printf("signature:        %llu plies in %d seeded playouts\n",
@@ -202,13 +278,16 @@ static void print_text(const char *variant, const struct bench_totals *t,
             printf(" %s %llu", end_reason_name((enum end_reason)i),
                    (unsigned long long)t->reasons[i]);
     printf("\n");
+    if (mcts_iterations > 0)
+        print_mcts_knowledge(g, start, mcts_iterations, 0);
 }
 
 /* Prints the results as one JSON object on one line (--json). */
 static void print_json(const char *variant, const struct bench_totals *t,
                        int threads, double speedup, uint64_t sig,
                        double mcts_ips, double raw_ips,
-                       const struct ab_bench *ab)
+                       const struct ab_bench *ab, const struct game *g,
+                       const void *start, int mcts_iterations)
 {
     printf("{\"variant\": \"%s\", \"threads\": %d, \"seconds\": %.3f, "
            "\"playouts\": %llu, \"plies\": %llu, \"playouts_per_sec\": %.1f, "
@@ -236,7 +315,12 @@ static void print_json(const char *variant, const struct bench_totals *t,
                (unsigned long long)t->reasons[i]);
         sep = ", ";
     }
-    printf("}}\n");
+    printf("}");
+    if (mcts_iterations > 0) {
+        printf(", \"mcts_knowledge\": ");
+        print_mcts_knowledge(g, start, mcts_iterations, 1);
+    }
+    printf("}\n");
 }
 
 /* `rulelab bench` (the run contract of struct cli_command): the signature,
@@ -244,12 +328,15 @@ static void print_json(const char *variant, const struct bench_totals *t,
 static int run_bench(int argc, char **argv)
 {
     const char *seconds_text = "3", *threads_text = "1", *seed_text = "1";
+    const char *mcts_iterations_text = "300";
     const char *pos[1];
     int json = 0, npos;
     const struct cli_option opts[] = {{"--seconds", &seconds_text, NULL},
                                       {"--threads", &threads_text, NULL},
                                       {"--seed", &seed_text, NULL},
                                       {"--json", NULL, &json},
+                                      {"--mcts-iterations",
+                                       &mcts_iterations_text, NULL},
                                       {NULL, NULL, NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_bench);
     if (rc)
@@ -258,7 +345,7 @@ static int run_bench(int argc, char **argv)
         return cli_usage_error(&cmd_bench, "needs VARIANT");
     char *end;
     double seconds = strtod(seconds_text, &end);
-    long threads, seed;
+    long threads, seed, mcts_iterations;
     /* Written as "not inside the range" so that NaN (every comparison
      * false) is rejected too; inf and 1e999 fail the upper bound. The lower
      * bound keeps MCTS's budget (whole ms) at least 1 ms. */
@@ -268,7 +355,9 @@ static int run_bench(int argc, char **argv)
         return CLI_USAGE;
     }
     if (cli_parse_int(threads_text, "--threads", 1, 1024, &threads) != 0
-        || cli_parse_int(seed_text, "--seed", 0, 0x7fffffffL, &seed) != 0)
+        || cli_parse_int(seed_text, "--seed", 0, 0x7fffffffL, &seed) != 0
+        || cli_parse_int(mcts_iterations_text, "--mcts-iterations", 0,
+                         1000000000L, &mcts_iterations) != 0)
         return CLI_USAGE;
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char start[GAME_MAX_STATE_SIZE];
@@ -291,17 +380,17 @@ static int run_bench(int argc, char **argv)
     }
     if (json)
         print_json(canonical, &t, (int)threads, speedup, sig, mcts_ips,
-                   raw_ips, &ab);
+                   raw_ips, &ab, v.game, start, (int)mcts_iterations);
     else
         print_text(canonical, &t, (int)threads, speedup, sig, mcts_ips,
-                   raw_ips, &ab);
+                   raw_ips, &ab, v.game, start, (int)mcts_iterations);
     return CLI_OK;
 }
 
 const struct cli_command cmd_bench = {
     "bench", "random-playout speed of a variant",
     "usage: rulelab bench VARIANT [--seconds S] [--threads N] [--seed N]"
-    " [--json]\n\n"
+    " [--mcts-iterations N] [--json]\n\n"
     "Plays uniformly random games from the start of VARIANT and prints\n"
     "playouts and plies per second, the average game length and the\n"
     "outcomes. First a signature: the total plies of 200 playouts from fixed\n"
@@ -310,13 +399,20 @@ const struct cli_command cmd_bench = {
     "beside the playouts per second that raw play allows. Then ab's nodes\n"
     "per second: a 200000-node search from each of 4 fixed positions (the\n"
     "start, and 10, 20, 30 seeded random plies in), with the node count's\n"
-    "signature.\n\n"
+    "signature. Last, MCTS with each playout policy, eval_cut and\n"
+    "progressive bias and widening, N iterations each: iterations per\n"
+    "second, the node count and the chosen move's value (which change only\n"
+    "when the search's behaviour does).\n\n"
     "  --seconds S   how long to play, 0.001 to 3600 (default 3)\n"
     "  --threads N   threads, each playing its own games (default 1); with\n"
     "                N > 1 a one-thread run comes first, for the speed-up\n"
     "  --seed N      seed of the timed run (default 1)\n"
+    "  --mcts-iterations N  the budget of each MCTS configuration (default\n"
+    "                300; 0 = leave them out)\n"
     "  --json        one JSON object with playouts_per_sec, plies_per_sec,\n"
     "                avg_plies, threads, speedup, signature,\n"
     "                mcts_iterations_per_sec, mcts_ratio, ab_nodes,\n"
-    "                ab_seconds, ab_nodes_per_sec, ab_signature, outcomes\n",
+    "                ab_seconds, ab_nodes_per_sec, ab_signature, outcomes\n"
+    "                and mcts_knowledge (config, iterations, seconds,\n"
+    "                iterations_per_sec, nodes, value per configuration)\n",
     run_bench};

@@ -194,6 +194,15 @@ void report_table_print(const struct report_table *t, enum report_format f,
  * output is valid JSON in UTF-8 whatever bytes text holds. */
 void report_json_string(FILE *out, const char *text);
 
+/* Writes x as a JSON number in the printf format (a double conversion,
+ * e.g. "%.6f"), or null when x is not finite (JSON has no NaN or
+ * infinity). */
+void report_json_number(FILE *out, const char *format, double x);
+
+/* Writes [lo, hi] (each as report_json_number), or null when valid is 0. */
+void report_json_interval(FILE *out, const char *format, int valid,
+                          double lo, double hi);
+
 /* The variant with only the keys that differ from the defaults:
  * "tafl(first=defenders)", or "tafl" for all defaults. */
 void report_short_variant(const char *canonical, char *out, size_t n);

@@ -167,6 +167,13 @@ void report_free(struct report *r);
  * is NULL). Returns how many rows (comparisons and trends) are left. */
 int report_keep_compared(struct report *r, const char *param);
 
+/* Whether param is a parameter of the game of some cell of r. */
+int report_has_param(const struct report *r, const char *param);
+
+/* The parameters r compares (before report_keep_compared), each once, in
+ * the order first met: "kings_landing, max_plies"; "" when none. */
+void report_compared_params(const struct report *r, char *out, size_t n);
+
 /* Words for how row r's number of games was decided: "" for a fixed
  * sample, else e.g. "sprt stopped after 30: accept H1 (score 0.6, not 0.5),
  * llr 3.442 >= 2.944"

@@ -406,3 +406,44 @@ void report_json_compared(const struct report *r, FILE *out)
     }
     fprintf(out, "\n  ]");
 }
+
+int report_has_param(const struct report *r, const char *param)
+{
+    const struct game *seen = NULL;
+    for (int i = 0; i < r->n_cells; i++) {
+        struct variant v;
+        char err[256];
+        if (variant_parse(r->cells[i].variant, &v, err, sizeof err) != 0
+            || v.game == seen)
+            continue;
+        seen = v.game;
+        for (int k = 0; k < v.game->n_params; k++)
+            if (strcmp(v.game->params[k].name, param) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* Appends name to the list out (len bytes used) unless it is there. */
+static size_t add_name(char *out, size_t n, size_t len, const char *name)
+{
+    for (const char *p = out; (p = strstr(p, name)) != NULL; p++) {
+        size_t k = strlen(name);
+        if ((p == out || p[-1] == ' ') && (p[k] == ',' || p[k] == '\0'))
+            return len;
+    }
+    if (len < n)
+        len += (size_t)snprintf(out + len, n - len, "%s%s", len ? ", " : "",
+                                name);
+    return len < n ? len : n;
+}
+
+void report_compared_params(const struct report *r, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < r->n_compares; i++)
+        len = add_name(out, n, len, r->compares[i].param);
+    for (int i = 0; i < r->n_trends; i++)
+        len = add_name(out, n, len, r->trends[i].param);
+}

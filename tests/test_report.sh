@@ -196,5 +196,30 @@ else
     else bad "run of 2 x 10^7 planned games in 200 MB: rc $rc, games $games, stopped $stops: $out"; fi
 fi
 
+# report --compare PARAM: a parameter no game of the database has is an
+# error (exit 1) naming those that can be compared (here max_plies, the
+# one parameter in which the two cells differ); a parameter of tafl in
+# which no two cells differ only warns.
+cat >"$dir/cmp.ini" <<'INI'
+[sweep]
+name = cmp
+seed = 2
+games = 2
+[game tafl]
+max_plies = 20, 30
+[agents]
+a = random
+b = mcts(iterations=2)
+[matchups]
+pairs = a vs b
+orders = given
+INI
+"$bin" run cmp.ini --db cmp.db --quiet
+check "report --compare nosuch" 1 \
+    "no game of cmp.db has a parameter 'nosuch'; parameters that can be compared: max_plies" \
+    -- "$bin" report cmp.db --compare nosuch
+check "report --compare first (a tafl parameter, not varied)" 0 \
+    "no two cells differ in 'first' alone" -- "$bin" report cmp.db --compare first
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -43,6 +43,18 @@ static int run_report(int argc, char **argv)
         store_close(st);
         return CLI_FAIL;
     }
+    if (r.n_cells && compare && !report_has_param(&r, compare)) {
+        char params[1024];
+        report_compared_params(&r, params, sizeof params);
+        fprintf(stderr, "rulelab report: --compare %s: no game of %s%s%s%s "
+                "has a parameter '%s'; parameters that can be compared: "
+                "%s\n", compare, pos[0], sweep ? " (sweep " : "",
+                sweep ? sweep : "", sweep ? ")" : "", compare, params[0] ? params : "none (no two cells differ in "
+                "one parameter alone, same sweep and agents)");
+        report_free(&r);
+        store_close(st);
+        return CLI_FAIL;
+    }
     if (r.n_cells == 0)
         fprintf(stderr, "rulelab report: %s holds no games%s%s\n", pos[0],
                 sweep ? " of sweep " : "", sweep ? sweep : "");
@@ -84,6 +96,8 @@ const struct cli_command cmd_report = {
     "intervals, and the length in plies (mean with a 95% interval, median).\n\n"
     "  --format F     table (default), csv, json or markdown\n"
     "  --sweep NAME   only the games of this sweep\n"
-    "  --compare PARAM  compare variants only along this parameter\n"
+    "  --compare PARAM  compare variants only along this parameter (an\n"
+    "                 error, listing those that can be, if no game of DB\n"
+    "                 has it)\n"
     "  --metrics      add the game metrics table (table, csv, markdown)\n",
     run_report};

@@ -38,14 +38,15 @@ static void csv_field(FILE *out, const char *text, int first)
 static int run_export(int argc, char **argv)
 {
     const char *out_path = NULL, *pos[1];
-    int csv = 0, npos;
+    int csv = 0;
     const struct cli_option opts[] = {{"--csv", NULL, &csv},
                                       {"--out", &out_path, NULL},
                                       {NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_export);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1 || !csv)
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_export,
+                         "needs DB and --csv", &rc))
+        return rc;
+    if (!csv)
         return cli_usage_error(&cmd_export, "needs DB and --csv");
     struct store *st;
     if (cli_open_readonly(pos[0], &st) != 0)

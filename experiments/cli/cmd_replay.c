@@ -51,14 +51,13 @@ static int replay_moves(const struct game *g, void *st, const char *moves,
 static int run_replay(int argc, char **argv)
 {
     const char *pos[2];
-    int show = 0, npos;
+    int show = 0;
     const struct cli_option opts[] = {{"--show", NULL, &show},
                                       {NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 2, &npos, &cmd_replay);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 2)
-        return cli_usage_error(&cmd_replay, "needs DB and GAME_ID");
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 2, &cmd_replay,
+                         "needs DB and GAME_ID", &rc))
+        return rc;
     long id;
     if (cli_parse_int(pos[1], "GAME_ID", 1, 0x7fffffffffffffffL, &id) != 0)
         return CLI_USAGE;

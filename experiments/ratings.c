@@ -203,9 +203,8 @@ static int default_anchor(sqlite3 *db, struct ratings_variant *v,
     if (rc == SQLITE_ROW && sqlite3_column_text(q, 1)) {
         struct sweep s;
         char why[512];
-        if (sweep_parse("the stored sweep file",
-                        (const char *)sqlite3_column_text(q, 1), &s, why,
-                        sizeof why) == 0) {
+        if (sweep_parse_stored((const char *)sqlite3_column_text(q, 1), &s,
+                               why, sizeof why) == 0) {
             for (int k = 0; k < s.n_agents && found < 0; k++) {
                 char identity[VARIANT_TEXT_MAX];
                 if (agent_identity(s.agents[k].spec, identity, sizeof identity,

@@ -79,7 +79,9 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
              " SUM(g.result = 'seat1'),"
              " SUM(g.result = 'draw' AND g.reason <> 'ply_cap'),"
              " SUM(g.result = 'draw' AND g.reason = 'ply_cap'), AVG(g.plies),"
-             " s.name, AVG(g.plies * g.plies)%s GROUP BY %s ORDER BY MIN(c.id)",
+             " s.name, AVG(g.plies * g.plies), COUNT(DISTINCT"
+             " g.opening_position || char(10) || g.opening || char(10) ||"
+             " g.moves), MAX(c.openings)%s GROUP BY %s ORDER BY MIN(c.id)",
              key, from_where, key);
     sqlite3_stmt *q;
     if (prepare_for_sweep(db, sql, sweep, &q, err, errsz))
@@ -125,9 +127,13 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
         double var = (sqlite3_column_double(q, 13)
                       - r->mean_plies * r->mean_plies) * games / (games - 1.0);
         r->sd_plies = games > 1.0 && var > 0.0 ? sqrt(var) : 0.0;
-        if (sqlite3_column_type(q, 0) == SQLITE_INTEGER) /* cells only */
+        r->distinct_games = sqlite3_column_int64(q, 14);
+        if (sqlite3_column_type(q, 0) == SQLITE_INTEGER) { /* cells only */
             snprintf(r->sweep, sizeof r->sweep, "%s",
                      sqlite3_column_text(q, 12));
+            snprintf(r->openings, sizeof r->openings, "%s",
+                     sqlite3_column_text(q, 15));
+        }
     }
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
@@ -302,8 +308,7 @@ static int read_stops(sqlite3 *db, const char *sweep, struct report *r,
                 sweep_free(&sw);
             char why[512];
             const char *text = (const char *)sqlite3_column_text(q, 4);
-            have = text && sweep_parse("the stored sweep file", text, &sw, why,
-                                       sizeof why) == 0;
+            have = text && sweep_parse_stored(text, &sw, why, sizeof why) == 0;
             parsed = sqlite3_column_int64(q, 3);
         }
         int stopped_at = sqlite3_column_type(q, 1) == SQLITE_NULL
@@ -523,6 +528,7 @@ static void fill_row_cells(const struct report_row *r, int with_agents,
         snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", r->agent[1]);
     }
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->games);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->distinct_games);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->wins[0]);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->wins[1]);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->draws_rules);
@@ -546,11 +552,11 @@ static void print_rows(const char *title, const struct report_row *rows, int n,
                        int with_agents, enum report_format f, FILE *out)
 {
     static const char *const headers[] = {
-        "variant", "seat0", "seat1", "games", "s0_wins", "s1_wins",
+        "variant", "seat0", "seat1", "games", "distinct", "s0_wins", "s1_wins",
         "draws_rules", "draws_cap", "mean_plies", "median_plies", "s0_score",
         "s0_ci95", "p", "p_holm", "stop", "reasons"};
     struct report_table t = {0};
-    for (int c = 0; c < 16; c++)
+    for (int c = 0; c < 17; c++)
         if (with_agents || (c != 1 && c != 2))
             t.header[t.n_columns++] = headers[c];
     t.n_rows = n;
@@ -668,6 +674,11 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
             json_stop(out, r);
         fprintf(out, "\"reasons\": ");
         report_json_string(out, r->reasons);
+        fprintf(out, ", \"distinct_games\": %ld", r->distinct_games);
+        if (with_agents) {
+            fprintf(out, ", \"openings\": ");
+            report_json_string(out, r->openings);
+        }
         fputc('}', out);
     }
     fprintf(out, "\n  ]");

@@ -61,12 +61,14 @@ static int run_export(int argc, char **argv)
         "id", "sweep", "sweep_seed", "game", "variant", "agent0_name",
         "agent1_name", "agent0", "agent1", "game_index", "seed", "side0",
         "side1", "result", "winner_seat", "reason", "plies", "duration_ms",
-        "finished", "moves"};
-    char sql[512] = "SELECT ";
-    for (int i = 0; i < 20; i++) {
+        "finished", "moves", "opening_position", "opening", "pair_id",
+        "openings"};
+    enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
+    char sql[640] = "SELECT ";
+    for (int i = 0; i < N_COLUMNS; i++) {
         csv_field(out, columns[i], i == 0);
         strcat(sql, columns[i]);
-        strcat(sql, i < 19 ? ", " : " FROM game_view ORDER BY id");
+        strcat(sql, i < N_COLUMNS - 1 ? ", " : " FROM game_view ORDER BY id");
     }
     fputc('\n', out);
     /* One read transaction for the whole export, as for report: every row
@@ -77,7 +79,7 @@ static int run_export(int argc, char **argv)
         && sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK) {
         int step;
         while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-            for (int i = 0; i < 20; i++)
+            for (int i = 0; i < N_COLUMNS; i++)
                 csv_field(out, (const char *)sqlite3_column_text(q, i), i == 0);
             fputc('\n', out);
         }

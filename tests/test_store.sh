@@ -41,7 +41,7 @@ v1_games="SELECT id, cell_id, game_index, seed, side0, side1, result, winner_sea
 before=$(sqlite3 "$dir/old2.db" "$v1_games")
 out=$("$bin" run "$fixtures/cbdcb07.ini" --db "$dir/old2.db" 2>&1)
 if [ $? -eq 0 ] && grep -q "nothing to do" <<<"$out" \
-        && [ "$(sqlite3 "$dir/old2.db" "SELECT value FROM meta")" -eq 2 ] \
+        && [ "$(sqlite3 "$dir/old2.db" "SELECT value FROM meta")" -eq 3 ] \
         && [ "$(sqlite3 "$dir/old2.db" "SELECT COUNT(*) FROM cells")" -eq 2 ] \
         && [ "$(sqlite3 "$dir/old2.db" "$v1_games")" = "$before" ]; then
     ok "run migrates the cbdcb07 database and resumes its sweep: nothing to do, no new cell"

@@ -240,8 +240,8 @@ static void test_file_lines_are_checked(void **state)
     /* the king (k) on the corner a9 has escaped: the game is over */
     write_file("c.txt", "\n\nk2aaa3/4a4/4d4/a3d3a/aadd1ddaa/a3d3a/4d4/4a4/"
                "3aaa3 a\n", path, sizeof path);
-    expect_bad(HEAD "[game tafl]\nopenings = c.txt\n" TAIL, "c.txt:3: the game is over "
-               "after this opening");
+    expect_bad(HEAD "[game tafl]\nopenings = c.txt\n" TAIL,
+               "c.txt:3: the game is over after this opening");
     write_file("d.txt", "9/9 a\n", path, sizeof path);
     expect_bad(HEAD "[game tafl]\nopenings = d.txt\n" TAIL, "d.txt:1: not a "
                "tafl position");

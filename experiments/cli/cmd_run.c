@@ -23,9 +23,11 @@ static void print_cells(const struct sweep *s)
            (long long)s->n_cells * s->games_per_cell);
     for (int i = 0; i < s->n_cells; i++) {
         const struct sweep_cell *c = &s->cells[i];
-        printf("  %4d  %s  %s (%s) vs %s (%s)\n", i + 1, c->variant_text,
+        const struct openings *o = sweep_cell_openings(s, c);
+        printf("  %4d  %s  %s (%s) vs %s (%s)%s%s\n", i + 1, c->variant_text,
                s->agents[c->agent[0]].name, s->agents[c->agent[0]].spec,
-               s->agents[c->agent[1]].name, s->agents[c->agent[1]].spec);
+               s->agents[c->agent[1]].name, s->agents[c->agent[1]].spec,
+               o ? "  openings: " : "", o ? o->setting : "");
     }
     if (s->stop != STOP_NONE)
         printf("early stop: %s, at least %d games a cell\n",

@@ -138,6 +138,21 @@ static int split_lines(struct openings *o, char *err, size_t errsz)
     return 0;
 }
 
+/* Copies the next word of the move list at *p into word (n bytes; a longer
+ * word is cut, and then is no move) and moves *p past it. Returns 0 when
+ * the list has no word left. */
+static int next_word(const char **p, char *word, size_t n)
+{
+    while (is_blank(**p))
+        (*p)++;
+    size_t len = strcspn(*p, " \t\r");
+    if (!len)
+        return 0;
+    snprintf(word, n, "%.*s", (int)(len < n ? len : n - 1), *p);
+    *p += len;
+    return 1;
+}
+
 /* The hash of the openings, in order: what the file's identity names. */
 static uint64_t lines_hash(const struct openings *o)
 {
@@ -147,16 +162,8 @@ static uint64_t lines_hash(const struct openings *o)
         h = rng_hash_string(h, l->position ? l->position : "");
         /* the moves with their spacing folded: "a  b" is "a b" */
         char word[64];
-        for (const char *p = l->moves; *p;) {
-            while (is_blank(*p))
-                p++;
-            size_t n = strcspn(p, " \t\r");
-            if (!n)
-                break;
-            snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), p);
+        for (const char *p = l->moves; next_word(&p, word, sizeof word);)
             h = rng_hash_string(h ^ 0x20, word);
-            p += n;
-        }
         h = rng_hash_string(h, "\n");
     }
     return h;
@@ -235,15 +242,8 @@ static int play_line(const struct opening_line *l, const struct variant *v,
         g->init(st, v);
     }
     size_t len = 0;
-    for (const char *p = l->moves; *p;) {
-        while (is_blank(*p))
-            p++;
-        size_t n = strcspn(p, " \t\r");
-        if (!n)
-            break;
-        char word[64], why[256];
-        snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), p);
-        p += n;
+    char word[64], why[256];
+    for (const char *p = l->moves; next_word(&p, word, sizeof word);) {
         if (out->plies == OPENINGS_MAX_PLIES) {
             snprintf(err, errsz, "more than %d moves (the most an opening "
                      "may have)", OPENINGS_MAX_PLIES);

@@ -318,6 +318,31 @@ static void test_same_openings_on_one_and_two_threads(void **state)
     remove_db(two);
 }
 
+/* A sweep of 3 games a cell resumed with 5 holds what a run of 5 holds. */
+static void test_resume_plays_the_same_openings(void **state)
+{
+    (void)state;
+    char text[1024], resumed[128], fresh[128];
+    snprintf(text, sizeof text, "%s", random_sweep);
+    memcpy(strstr(text, "games = 5"), "games = 3", 9);
+    struct sweep three, five;
+    load(text, &three);
+    load(random_sweep, &five);
+    temp_db(resumed, sizeof resumed);
+    temp_db(fresh, sizeof fresh);
+    run(&three, resumed, 2);
+    run(&five, resumed, 1);
+    run(&five, fresh, 2);
+    char *a = rows(resumed, played), *b = rows(fresh, played);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    sweep_free(&three);
+    sweep_free(&five);
+    remove_db(resumed);
+    remove_db(fresh);
+}
+
 static void test_pairs_share_the_opening_with_seats_swapped(void **state)
 {
     (void)state;
@@ -546,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_key_values),
         cmocka_unit_test(test_file_lines_are_checked),
         cmocka_unit_test(test_same_openings_on_one_and_two_threads),
+        cmocka_unit_test(test_resume_plays_the_same_openings),
         cmocka_unit_test(test_pairs_share_the_opening_with_seats_swapped),
         cmocka_unit_test(test_file_openings_in_order),
         cmocka_unit_test(test_no_openings_is_as_before),

@@ -223,8 +223,13 @@ static int sample(sqlite3 *db, const struct claim_options *o,
     sqlite3_stmt *q;
     int n = 0, cap = 0, taken = 0, rc;
     *out = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT id, variant, moves FROM game_view "
-                           "WHERE ?1 IS NULL OR sweep = ?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK) {
+    /* A game with an opening is the opening's moves, then the agents';
+     * one from a position text cannot be replayed from the start. */
+    if (sqlite3_prepare_v2(db, "SELECT id, variant, CASE opening WHEN '' THEN"
+                           " moves ELSE opening || ' ' || moves END FROM"
+                           " game_view WHERE (?1 IS NULL OR sweep = ?1) AND"
+                           " opening_position = '' ORDER BY id", -1, &q,
+                           NULL) != SQLITE_OK) {
         snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
         return -1;
     }

@@ -22,11 +22,6 @@
 
 #define Z95 1.959963984540054
 
-static void *xcalloc(size_t n, size_t size)
-{
-    return calloc(n ? n : 1, size);
-}
-
 /* ---- reading the store ------------------------------------------------ */
 
 static int db_fail(sqlite3 *db, char *err, size_t errsz)
@@ -208,9 +203,8 @@ static int default_anchor(sqlite3 *db, struct ratings_variant *v,
     if (rc == SQLITE_ROW && sqlite3_column_text(q, 1)) {
         struct sweep s;
         char why[512];
-        if (sweep_parse("the stored sweep file",
-                        (const char *)sqlite3_column_text(q, 1), &s, why,
-                        sizeof why) == 0) {
+        if (sweep_parse_stored((const char *)sqlite3_column_text(q, 1), &s,
+                               why, sizeof why) == 0) {
             for (int k = 0; k < s.n_agents && found < 0; k++) {
                 char identity[VARIANT_TEXT_MAX];
                 if (agent_identity(s.agents[k].spec, identity, sizeof identity,
@@ -261,8 +255,8 @@ static int rate_variant(sqlite3 *db, struct ratings_variant *v,
                      " (--anchor %s did not play this variant)", anchor);
         }
     }
-    const char **names = xcalloc((size_t)v->n_agents, sizeof *names);
-    v->order = xcalloc((size_t)v->n_agents, sizeof *v->order);
+    const char **names = ratings_calloc((size_t)v->n_agents, sizeof *names);
+    v->order = ratings_calloc((size_t)v->n_agents, sizeof *v->order);
     if (!names || !v->order) {
         free(names);
         snprintf(err, errsz, "out of memory");
@@ -414,7 +408,7 @@ static int table_init(struct report_table *t, const char *const *headers,
     t->n_columns = n_columns;
     t->n_rows = n_rows;
     memcpy(t->header, headers, sizeof *headers * (size_t)n_columns);
-    t->cells = xcalloc((size_t)n_rows, sizeof *t->cells);
+    t->cells = ratings_calloc((size_t)n_rows, sizeof *t->cells);
     return t->cells ? 0 : -1;
 }
 
@@ -560,24 +554,6 @@ static void print_csv(const struct ratings *r, FILE *out)
     free(u.cells);
 }
 
-/* A number, or null when it is not finite. */
-static void json_number(FILE *out, const char *format, double x)
-{
-    if (isfinite(x))
-        fprintf(out, format, x);
-    else
-        fputs("null", out);
-}
-
-static void json_interval(FILE *out, double lo, double hi)
-{
-    fputc('[', out);
-    json_number(out, "%.4f", lo);
-    fputs(", ", out);
-    json_number(out, "%.4f", hi);
-    fputc(']', out);
-}
-
 static void print_json_variant(const struct ratings_variant *v, FILE *out)
 {
     const struct ratings_fit *fit = &v->fit;
@@ -599,20 +575,15 @@ static void print_json_variant(const struct ratings_variant *v, FILE *out)
             status_names[fit->status]);
     report_json_string(out, fit->message);
     fprintf(out, ", \"first_move_elo\": ");
-    json_number(out, "%.4f", ok ? fit->adv : NAN);
+    report_json_number(out, "%.4f", ok ? fit->adv : NAN);
     fprintf(out, ", \"first_move_ci95\": ");
-    if (ok)
-        json_interval(out, fit->adv - Z95 * fit->adv_se,
-                      fit->adv + Z95 * fit->adv_se);
-    else
-        fputs("null", out);
+    report_json_interval(out, "%.4f", ok, fit->adv - Z95 * fit->adv_se,
+                         fit->adv + Z95 * fit->adv_se);
     fprintf(out, ", \"draw_nu\": ");
-    json_number(out, "%.6f", ok ? fit->nu : NAN);
+    report_json_number(out, "%.6f", ok ? fit->nu : NAN);
     fprintf(out, ", \"draw_nu_ci95\": ");
-    if (ok && fit->has_draws)
-        json_interval(out, fit->nu_lo, fit->nu_hi);
-    else
-        fputs("null", out);
+    report_json_interval(out, "%.4f", ok && fit->has_draws, fit->nu_lo,
+                         fit->nu_hi);
     fprintf(out, ",\n     \"agents\": [");
     for (int k = 0; k < v->n_agents; k++) {
         int i = v->order[k], next = k + 1 < v->n_agents ? v->order[k + 1] : -1;
@@ -624,21 +595,18 @@ static void print_json_variant(const struct ratings_variant *v, FILE *out)
         fprintf(out, ", \"spec\": ");
         report_json_string(out, a->spec);
         fprintf(out, ", \"games\": %ld, \"score\": ", a->games);
-        json_number(out, "%.6f",
+        report_json_number(out, "%.6f",
                     a->games ? a->points / (double)a->games : NAN);
         fprintf(out, ", \"rated\": %s, \"elo\": ",
                 fit->rated[i] ? "true" : "false");
-        json_number(out, "%.4f", rated ? fit->elo[i] : NAN);
+        report_json_number(out, "%.4f", rated ? fit->elo[i] : NAN);
         fprintf(out, ", \"se\": ");
-        json_number(out, "%.4f", rated ? fit->se[i] : NAN);
+        report_json_number(out, "%.4f", rated ? fit->se[i] : NAN);
         fprintf(out, ", \"ci95\": ");
-        if (rated)
-            json_interval(out, fit->elo[i] - Z95 * fit->se[i],
-                          fit->elo[i] + Z95 * fit->se[i]);
-        else
-            fputs("null", out);
+        report_json_interval(out, "%.4f", rated, fit->elo[i] - Z95 * fit->se[i],
+                             fit->elo[i] + Z95 * fit->se[i]);
         fprintf(out, ", \"los_next\": ");
-        json_number(out, "%.6f", rated && next >= 0 && fit->rated[next]
+        report_json_number(out, "%.6f", rated && next >= 0 && fit->rated[next]
                                      ? ratings_los(fit, i, next) : NAN);
         fputc('}', out);
     }

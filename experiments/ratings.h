@@ -156,4 +156,8 @@ void ratings_free(struct ratings *r);
 
 void ratings_print(const struct ratings *r, enum report_format f, FILE *out);
 
+/* calloc that never asks for 0 items (a NULL from calloc(0) would read as
+ * out of memory): what ratings.c and ratings_fit.c allocate with. */
+void *ratings_calloc(size_t n, size_t size);
+
 #endif

@@ -26,7 +26,8 @@
 #define RUNAWAY 60.0
 #define MAX_NEWTON 200
 
-static void *xcalloc(size_t n, size_t size)
+/* ratings.h */
+void *ratings_calloc(size_t n, size_t size)
 {
     return calloc(n ? n : 1, size);
 }
@@ -176,8 +177,8 @@ static int unbounded_groups(const struct ratings_count *rows, int n_rows,
                             int n, const int *in, const char *const *names,
                             char *msg, size_t msgsz)
 {
-    char *reach = xcalloc((size_t)n * (size_t)n, 1);
-    int *group = xcalloc((size_t)n, sizeof *group);
+    char *reach = ratings_calloc((size_t)n * (size_t)n, 1);
+    int *group = ratings_calloc((size_t)n, sizeof *group);
     if (!reach || !group) {
         free(reach);
         free(group);
@@ -266,12 +267,12 @@ int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
     memset(fit, 0, sizeof *fit);
     size_t n = (size_t)n_agents;
     fit->n_agents = n_agents;
-    fit->rated = xcalloc(n, sizeof *fit->rated);
-    fit->elo = xcalloc(n, sizeof *fit->elo);
-    fit->se = xcalloc(n, sizeof *fit->se);
-    fit->cov = xcalloc(n * n, sizeof *fit->cov);
-    int *parent = xcalloc(n, sizeof *parent), *param = xcalloc(n, sizeof *param);
-    char *use = xcalloc((size_t)n_rows, 1);
+    fit->rated = ratings_calloc(n, sizeof *fit->rated);
+    fit->elo = ratings_calloc(n, sizeof *fit->elo);
+    fit->se = ratings_calloc(n, sizeof *fit->se);
+    fit->cov = ratings_calloc(n * n, sizeof *fit->cov);
+    int *parent = ratings_calloc(n, sizeof *parent), *param = ratings_calloc(n, sizeof *param);
+    char *use = ratings_calloc((size_t)n_rows, 1);
     double *x = NULL, *g = NULL, *info = NULL, *step = NULL, *trial = NULL;
     int m = 0, rc = -1;
     if (!fit->rated || !fit->elo || !fit->se || !fit->cov || !parent || !param
@@ -331,11 +332,11 @@ int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
     if (loose)
         goto done;
     size_t mm = (size_t)p.m;
-    x = xcalloc(mm, sizeof *x);
-    g = xcalloc(mm, sizeof *g);
-    step = xcalloc(mm, sizeof *step);
-    trial = xcalloc(mm, sizeof *trial);
-    info = xcalloc(mm * mm, sizeof *info);
+    x = ratings_calloc(mm, sizeof *x);
+    g = ratings_calloc(mm, sizeof *g);
+    step = ratings_calloc(mm, sizeof *step);
+    trial = ratings_calloc(mm, sizeof *trial);
+    info = ratings_calloc(mm * mm, sizeof *info);
     if (!x || !g || !step || !trial || !info) {
         rc = -1;
         goto done;
@@ -395,7 +396,7 @@ int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
         goto done;
     }
     /* the covariance: column k of the inverse information, into step */
-    double *covx = xcalloc(mm * mm, sizeof *covx);
+    double *covx = ratings_calloc(mm * mm, sizeof *covx);
     if (!covx) {
         rc = -1;
         goto done;

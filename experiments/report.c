@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_internal.h"
 #include "stats.h"
 #include "sweep.h"
 
@@ -78,7 +79,9 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
              " SUM(g.result = 'seat1'),"
              " SUM(g.result = 'draw' AND g.reason <> 'ply_cap'),"
              " SUM(g.result = 'draw' AND g.reason = 'ply_cap'), AVG(g.plies),"
-             " s.name, AVG(g.plies * g.plies)%s GROUP BY %s ORDER BY MIN(c.id)",
+             " s.name, AVG(g.plies * g.plies), COUNT(DISTINCT"
+             " g.opening_position || char(10) || g.opening || char(10) ||"
+             " g.moves), MAX(c.openings)%s GROUP BY %s ORDER BY MIN(c.id)",
              key, from_where, key);
     sqlite3_stmt *q;
     if (prepare_for_sweep(db, sql, sweep, &q, err, errsz))
@@ -124,9 +127,13 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
         double var = (sqlite3_column_double(q, 13)
                       - r->mean_plies * r->mean_plies) * games / (games - 1.0);
         r->sd_plies = games > 1.0 && var > 0.0 ? sqrt(var) : 0.0;
-        if (sqlite3_column_type(q, 0) == SQLITE_INTEGER) /* cells only */
+        r->distinct_games = sqlite3_column_int64(q, 14);
+        if (sqlite3_column_type(q, 0) == SQLITE_INTEGER) { /* cells only */
             snprintf(r->sweep, sizeof r->sweep, "%s",
                      sqlite3_column_text(q, 12));
+            snprintf(r->openings, sizeof r->openings, "%s",
+                     sqlite3_column_text(q, 15));
+        }
     }
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
@@ -301,8 +308,7 @@ static int read_stops(sqlite3 *db, const char *sweep, struct report *r,
                 sweep_free(&sw);
             char why[512];
             const char *text = (const char *)sqlite3_column_text(q, 4);
-            have = text && sweep_parse("the stored sweep file", text, &sw, why,
-                                       sizeof why) == 0;
+            have = text && sweep_parse_stored(text, &sw, why, sizeof why) == 0;
             parsed = sqlite3_column_int64(q, 3);
         }
         int stopped_at = sqlite3_column_type(q, 1) == SQLITE_NULL
@@ -462,211 +468,6 @@ static int build_claims(sqlite3 *db, const char *sweep, struct report *r,
     return rc == SQLITE_DONE ? 0 : fail(db, err, errsz);
 }
 
-/* ---- variants compared --------------------------------------------------- */
-
-/* Cell i's variant, parsed once. */
-struct parsed_cell {
-    int ok;
-    struct variant v;
-};
-
-/* Whether cells a and b belong to the same family for parameter k: the
- * same sweep, agents in the same seats, game, and every other value. */
-static int same_family(const struct report_row *a, const struct parsed_cell *pa,
-                       const struct report_row *b, const struct parsed_cell *pb,
-                       int k)
-{
-    if (!pa->ok || !pb->ok || pa->v.game != pb->v.game
-        || strcmp(a->sweep, b->sweep) || strcmp(a->spec[0], b->spec[0])
-        || strcmp(a->spec[1], b->spec[1]))
-        return 0;
-    for (int i = 0; i < pa->v.game->n_params; i++)
-        if (i != k && pa->v.values[i] != pb->v.values[i])
-            return 0;
-    return 1;
-}
-
-static void row_rates(const struct report_row *c, double *points,
-                      double *draws)
-{
-    *draws = (double)(c->draws_rules + c->draws_cap);
-    *points = (double)c->wins[0] + *draws / 2;
-}
-
-static void fill_compare(struct compare_row *o, const struct report_row *a,
-                         const struct report_row *b,
-                         const struct param_spec *ps, int va, int vb)
-{
-    memset(o, 0, sizeof *o);
-    snprintf(o->sweep, sizeof o->sweep, "%s", a->sweep);
-    snprintf(o->param, sizeof o->param, "%s", ps->name);
-    param_value_text(ps, va, o->value[0], sizeof o->value[0]);
-    param_value_text(ps, vb, o->value[1], sizeof o->value[1]);
-    const struct report_row *c[2] = {a, b};
-    double pts[2], dr[2];
-    for (int k = 0; k < 2; k++) {
-        snprintf(o->agent[k], sizeof o->agent[k], "%s", a->agent[k]);
-        snprintf(o->variant[k], sizeof o->variant[k], "%s", c[k]->variant);
-        snprintf(o->short_variant[k], sizeof o->short_variant[k], "%s",
-                 c[k]->short_variant);
-        o->games[k] = c[k]->games;
-        row_rates(c[k], &pts[k], &dr[k]);
-        o->score[k] = pts[k] / (double)c[k]->games;
-        o->draw[k] = dr[k] / (double)c[k]->games;
-    }
-    double n0 = (double)o->games[0], n1 = (double)o->games[1];
-    o->score_diff = o->score[1] - o->score[0];
-    o->draw_diff = o->draw[1] - o->draw[0];
-    o->fixed_sample = a->fixed_sample && b->fixed_sample;
-    if (!o->fixed_sample) {
-        o->score_lo = o->score_hi = o->score_p = NAN;
-        o->draw_lo = o->draw_hi = o->draw_p = NAN;
-        return;
-    }
-    stats_newcombe_diff(pts[1], n1, pts[0], n0, 1.959963984540054,
-                        &o->score_lo, &o->score_hi);
-    o->score_p = stats_two_proportion_p(pts[1], n1, pts[0], n0, NULL);
-    stats_newcombe_diff(dr[1], n1, dr[0], n0, 1.959963984540054, &o->draw_lo,
-                        &o->draw_hi);
-    o->draw_p = stats_two_proportion_p(dr[1], n1, dr[0], n0, NULL);
-}
-
-static void fill_trend(struct trend_row *o, const struct report_row *const *c,
-                       const int *values, int k, const struct param_spec *ps)
-{
-    memset(o, 0, sizeof *o);
-    snprintf(o->sweep, sizeof o->sweep, "%s", c[0]->sweep);
-    snprintf(o->param, sizeof o->param, "%s", ps->name);
-    snprintf(o->short_variant, sizeof o->short_variant, "%s",
-             c[0]->short_variant);
-    for (int s = 0; s < 2; s++)
-        snprintf(o->agent[s], sizeof o->agent[s], "%s", c[0]->agent[s]);
-    double pts[REPORT_TREND_MAX], dr[REPORT_TREND_MAX], n[REPORT_TREND_MAX],
-        t[REPORT_TREND_MAX];
-    o->k = k;
-    o->fixed_sample = 1;
-    for (int i = 0; i < k; i++) {
-        o->value[i] = values[i];
-        o->games[i] = c[i]->games;
-        row_rates(c[i], &pts[i], &dr[i]);
-        n[i] = (double)c[i]->games;
-        t[i] = values[i];
-        o->score[i] = pts[i] / n[i];
-        o->draw[i] = dr[i] / n[i];
-        o->fixed_sample &= c[i]->fixed_sample;
-    }
-    o->score_p = stats_trend_p(pts, n, t, k, &o->score_slope, NULL);
-    o->draw_p = stats_trend_p(dr, n, t, k, &o->draw_slope, NULL);
-    if (!o->fixed_sample)
-        o->score_p = o->draw_p = NAN;
-}
-
-/* Makes room in *items (n used of *cap, each size bytes) for one more.
- * Returns 0, or -1 (nothing changed) if memory could not be had. */
-static int grow(void **items, int n, int *cap, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    int bigger = *cap ? 2 * *cap : 8;
-    void *grown = realloc(*items, size * (size_t)bigger);
-    if (!grown)
-        return -1;
-    *items = grown;
-    *cap = bigger;
-    return 0;
-}
-
-struct member {
-    int cell, value;
-};
-
-static int member_cmp(const void *va, const void *vb)
-{
-    const struct member *a = va, *b = vb;
-    return (a->value > b->value) - (a->value < b->value);
-}
-
-/* Every family (a cell and the cells differing from it in parameter k
- * alone), found from its first cell: its adjacent pairs and its trend. */
-static int build_compared(struct report *r)
-{
-    int n = r->n_cells;
-    struct parsed_cell *pc = calloc((size_t)(n ? n : 1), sizeof *pc);
-    struct member *m = malloc(sizeof *m * (size_t)(n ? n : 1));
-    int cap_c = 0, cap_t = 0, rc = -1;
-    if (!pc || !m)
-        goto done;
-    for (int i = 0; i < n; i++) {
-        char err[256];
-        pc[i].ok = variant_parse(r->cells[i].variant, &pc[i].v, err,
-                                 sizeof err) == 0;
-    }
-    for (int i = 0; i < n; i++) {
-        if (!pc[i].ok)
-            continue;
-        const struct game *g = pc[i].v.game;
-        for (int k = 0; k < g->n_params; k++) {
-            int count = 0, first = 1;
-            for (int j = 0; j < n && first; j++) {
-                if (!same_family(&r->cells[i], &pc[i], &r->cells[j], &pc[j],
-                                 k))
-                    continue;
-                if (j < i)
-                    first = 0; /* the family was done from cell j */
-                else
-                    m[count++] = (struct member){j, pc[j].v.values[k]};
-            }
-            if (!first || count < 2)
-                continue;
-            qsort(m, (size_t)count, sizeof *m, member_cmp);
-            const struct param_spec *ps = &g->params[k];
-            for (int a = 0; a + 1 < count; a++) {
-                if (grow((void **)&r->compares, r->n_compares, &cap_c,
-                         sizeof *r->compares))
-                    goto done;
-                fill_compare(&r->compares[r->n_compares++],
-                             &r->cells[m[a].cell], &r->cells[m[a + 1].cell],
-                             ps, m[a].value, m[a + 1].value);
-            }
-            if (ps->type != PARAM_INT || count < 3
-                || count > REPORT_TREND_MAX)
-                continue;
-            if (grow((void **)&r->trends, r->n_trends, &cap_t,
-                     sizeof *r->trends))
-                goto done;
-            const struct report_row *cells[REPORT_TREND_MAX];
-            int values[REPORT_TREND_MAX];
-            for (int a = 0; a < count; a++) {
-                cells[a] = &r->cells[m[a].cell];
-                values[a] = m[a].value;
-            }
-            fill_trend(&r->trends[r->n_trends++], cells, values, count, ps);
-        }
-    }
-    rc = 0;
-done:
-    free(pc);
-    free(m);
-    return rc;
-}
-
-int report_keep_compared(struct report *r, const char *param)
-{
-    if (param) {
-        int kept = 0;
-        for (int i = 0; i < r->n_compares; i++)
-            if (strcmp(r->compares[i].param, param) == 0)
-                r->compares[kept++] = r->compares[i];
-        r->n_compares = kept;
-        kept = 0;
-        for (int i = 0; i < r->n_trends; i++)
-            if (strcmp(r->trends[i].param, param) == 0)
-                r->trends[kept++] = r->trends[i];
-        r->n_trends = kept;
-    }
-    return r->n_compares + r->n_trends;
-}
-
 /* Every statement of a report reads one snapshot: a savepoint opens a read
  * transaction when the connection has none (in WAL mode its snapshot is
  * taken at the first read and held until the release) and nests inside the
@@ -689,7 +490,7 @@ int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
         || build_level(db, "v.canonical", sweep, &r->variants, &r->n_variants,
                        err, errsz)
         || (flag_variants(r), score_rows(r->variants, r->n_variants))
-        || build_pairs(r) || build_compared(r)
+        || build_pairs(r) || report_build_compared(r)
         || build_claims(db, sweep, r, err, errsz)) {
         if (!*err)
             snprintf(err, errsz, "out of memory");
@@ -716,45 +517,6 @@ void report_free(struct report *r)
 
 /* ---- printing ------------------------------------------------------------ */
 
-void report_table_print(const struct report_table *t, enum report_format f,
-                        FILE *out)
-{
-    int width[REPORT_MAX_COLUMNS];
-    for (int c = 0; c < t->n_columns; c++) {
-        width[c] = (int)strlen(t->header[c]);
-        for (int i = 0; i < t->n_rows; i++) {
-            int w = (int)strlen(t->cells[i][c]);
-            width[c] = w > width[c] ? w : width[c];
-        }
-    }
-    for (int i = -1; i < t->n_rows; i++) {
-        for (int c = 0; c < t->n_columns; c++) {
-            const char *text = i < 0 ? t->header[c] : t->cells[i][c];
-            if (f == REPORT_CSV) {
-                fputs(c ? "," : "", out);
-                if (strpbrk(text, ",\"\n")) {
-                    fputc('"', out);
-                    for (const char *p = text; *p; p++)
-                        fputs(*p == '"' ? "\"\"" : (char[2]){*p, 0}, out);
-                    fputc('"', out);
-                } else {
-                    fputs(text, out);
-                }
-            } else if (f == REPORT_MARKDOWN) {
-                fprintf(out, "| %s ", text);
-            } else {
-                fprintf(out, "%s%-*s", c ? "  " : "", width[c], text);
-            }
-        }
-        fputs(f == REPORT_MARKDOWN ? "|\n" : "\n", out);
-        if (i < 0 && f == REPORT_MARKDOWN) {
-            for (int c = 0; c < t->n_columns; c++)
-                fputs("|---", out);
-            fputs("|\n", out);
-        }
-    }
-}
-
 static void fill_row_cells(const struct report_row *r, int with_agents,
                            char (*cell)[VARIANT_TEXT_MAX], int full_variant)
 {
@@ -766,6 +528,7 @@ static void fill_row_cells(const struct report_row *r, int with_agents,
         snprintf(cell[c++], VARIANT_TEXT_MAX, "%s", r->agent[1]);
     }
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->games);
+    snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->distinct_games);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->wins[0]);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->wins[1]);
     snprintf(cell[c++], VARIANT_TEXT_MAX, "%ld", r->draws_rules);
@@ -789,11 +552,11 @@ static void print_rows(const char *title, const struct report_row *rows, int n,
                        int with_agents, enum report_format f, FILE *out)
 {
     static const char *const headers[] = {
-        "variant", "seat0", "seat1", "games", "s0_wins", "s1_wins",
+        "variant", "seat0", "seat1", "games", "distinct", "s0_wins", "s1_wins",
         "draws_rules", "draws_cap", "mean_plies", "median_plies", "s0_score",
         "s0_ci95", "p", "p_holm", "stop", "reasons"};
     struct report_table t = {0};
-    for (int c = 0; c < 16; c++)
+    for (int c = 0; c < 17; c++)
         if (with_agents || (c != 1 && c != 2))
             t.header[t.n_columns++] = headers[c];
     t.n_rows = n;
@@ -847,68 +610,6 @@ static void print_pairs(const struct report *r, enum report_format f,
         fprintf(out, "\n# pairs\n");
     report_table_print(&t, f, out);
     free(t.cells);
-}
-
-/* How many bytes of s to take as one character: the length of the
- * well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF), with *bad = 0; or, if s does not
- * start one, the length of the longest start of a well-formed sequence
- * there (at least 1), with *bad = 1 -- the "maximal subpart" that Unicode
- * (chapter 3, U+FFFD substitution) and Python's "replace" turn into one
- * U+FFFD. */
-static int utf8_length(const unsigned char *s, int *bad)
-{
-    *bad = 0;
-    if (s[0] < 0x80)
-        return 1;
-    int len;
-    unsigned lo = 0x80, hi = 0xbf; /* the allowed range of the second byte */
-    if (s[0] >= 0xc2 && s[0] <= 0xdf)
-        len = 2;
-    else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-        len = 3;
-        lo = s[0] == 0xe0 ? 0xa0 : 0x80;
-        hi = s[0] == 0xed ? 0x9f : 0xbf;
-    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-        len = 4;
-        lo = s[0] == 0xf0 ? 0x90 : 0x80;
-        hi = s[0] == 0xf4 ? 0x8f : 0xbf;
-    } else {
-        *bad = 1;
-        return 1;
-    }
-    for (int i = 1; i < len; i++) {
-        unsigned first = i == 1 ? lo : 0x80, last = i == 1 ? hi : 0xbf;
-        if (s[i] < first || s[i] > last) { /* a NUL ends it here too */
-            *bad = 1;
-            return i;
-        }
-    }
-    return len;
-}
-
-/* A JSON string (RFC 8259) holding text: quotes, backslashes and control
- * characters escaped, well-formed UTF-8 copied, and each ill-formed
- * subsequence (agent names and sweep texts are whatever bytes the sweep
- * file held) written as U+FFFD, so the output is always valid JSON in
- * UTF-8. */
-void report_json_string(FILE *out, const char *text)
-{
-    const unsigned char *s = (const unsigned char *)text;
-    fputc('"', out);
-    while (*s) {
-        int bad, len = utf8_length(s, &bad);
-        if (*s == '"' || *s == '\\')
-            fprintf(out, "\\%c", *s);
-        else if (*s < 0x20 || *s == 0x7f)
-            fprintf(out, "\\u%04x", *s);
-        else if (bad)
-            fputs("\\ufffd", out);
-        else
-            fwrite(s, 1, (size_t)len, out);
-        s += len;
-    }
-    fputc('"', out);
 }
 
 /* "stop": how a cell's number of games was decided (null: fixed). */
@@ -973,6 +674,11 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
             json_stop(out, r);
         fprintf(out, "\"reasons\": ");
         report_json_string(out, r->reasons);
+        fprintf(out, ", \"distinct_games\": %ld", r->distinct_games);
+        if (with_agents) {
+            fprintf(out, ", \"openings\": ");
+            report_json_string(out, r->openings);
+        }
         fputc('}', out);
     }
     fprintf(out, "\n  ]");
@@ -1016,349 +722,6 @@ static void print_claims(const struct report *r, enum report_format f,
     free(t.cells);
 }
 
-static void section_title(const char *title, const char *csv_name,
-                          enum report_format f, FILE *out)
-{
-    if (f == REPORT_MARKDOWN)
-        fprintf(out, "\n### %s\n\n", title);
-    else if (f == REPORT_TABLE)
-        fprintf(out, "\n%s\n", title);
-    else
-        fprintf(out, "\n# %s\n", csv_name);
-}
-
-/* "a->b" of two numbers to 3 places. */
-static void two_values(char *out, double a, double b)
-{
-    snprintf(out, VARIANT_TEXT_MAX, "%.3f->%.3f", a, b);
-}
-
-static void interval_text(char *out, int valid, double lo, double hi)
-{
-    if (valid)
-        snprintf(out, VARIANT_TEXT_MAX, "%+.3f..%+.3f", lo, hi);
-    else
-        snprintf(out, VARIANT_TEXT_MAX, "n/a");
-}
-
-static void p_text(char *out, int valid, double p)
-{
-    if (valid)
-        snprintf(out, VARIANT_TEXT_MAX, "%.3g", p);
-    else
-        snprintf(out, VARIANT_TEXT_MAX, "n/a");
-}
-
-void report_metrics(const struct report_row *c, struct report_metrics *m)
-{
-    double n = (double)c->games;
-    struct {
-        double share, *lo, *hi;
-        long count;
-    } part[3] = {
-        {0, &m->decisive_lo, &m->decisive_hi, c->wins[0] + c->wins[1]},
-        {0, &m->rule_draws_lo, &m->rule_draws_hi, c->draws_rules},
-        {0, &m->cap_draws_lo, &m->cap_draws_hi, c->draws_cap}};
-    for (int k = 0; k < 3; k++) {
-        if (c->fixed_sample)
-            stats_wilson((double)part[k].count, n, 1.959963984540054,
-                         part[k].lo, part[k].hi);
-        else
-            *part[k].lo = *part[k].hi = NAN;
-    }
-    m->decisive = n > 0 ? (double)part[0].count / n : NAN;
-    m->rule_draws = n > 0 ? (double)c->draws_rules / n : NAN;
-    m->cap_draws = n > 0 ? (double)c->draws_cap / n : NAN;
-    m->mean_plies = c->mean_plies;
-    m->median_plies = c->median_plies;
-    double half = n > 0 ? 1.959963984540054 * c->sd_plies / sqrt(n) : NAN;
-    m->mean_lo = c->fixed_sample ? c->mean_plies - half : NAN;
-    m->mean_hi = c->fixed_sample ? c->mean_plies + half : NAN;
-}
-
-/* A table of n_rows rows under headers (n_columns of them), its cells
- * zeroed. Returns 0, or -1 if memory could not be had. */
-static int table_new(struct report_table *t, const char *const *headers,
-                     int n_columns, int n_rows)
-{
-    memset(t, 0, sizeof *t);
-    t->n_columns = n_columns;
-    t->n_rows = n_rows;
-    memcpy(t->header, headers, sizeof *headers * (size_t)n_columns);
-    t->cells = calloc((size_t)(n_rows ? n_rows : 1), sizeof *t->cells);
-    return t->cells ? 0 : -1;
-}
-
-/* The first three cells of a comparison or trend row: sweep and agents. */
-static void fill_who(char (*row)[VARIANT_TEXT_MAX], const char *sweep,
-                     const char (*agent)[VARIANT_TEXT_MAX])
-{
-    snprintf(row[0], VARIANT_TEXT_MAX, "%s", sweep);
-    snprintf(row[1], VARIANT_TEXT_MAX, "%s", agent[0]);
-    snprintf(row[2], VARIANT_TEXT_MAX, "%s", agent[1]);
-}
-
-static void print_compared(const struct report *r, enum report_format f,
-                           FILE *out)
-{
-    static const char *const headers[] = {
-        "sweep", "seat0", "seat1", "variant", "change", "games", "s0_score",
-        "s0_diff", "s0_diff_ci95", "p", "draw_rate", "draw_diff",
-        "draw_diff_ci95", "draw_p"};
-    struct report_table t;
-    if (table_new(&t, headers, 14, r->n_compares))
-        return;
-    for (int i = 0; i < r->n_compares; i++) {
-        const struct compare_row *c = &r->compares[i];
-        char (*row)[VARIANT_TEXT_MAX] = t.cells[i];
-        fill_who(row, c->sweep, c->agent);
-        snprintf(row[3], VARIANT_TEXT_MAX, "%s",
-                 f == REPORT_CSV ? c->variant[0] : c->short_variant[0]);
-        snprintf(row[4], VARIANT_TEXT_MAX, "%s %s->%s", c->param,
-                 c->value[0], c->value[1]);
-        snprintf(row[5], VARIANT_TEXT_MAX, "%ld->%ld", c->games[0],
-                 c->games[1]);
-        two_values(row[6], c->score[0], c->score[1]);
-        snprintf(row[7], VARIANT_TEXT_MAX, "%+.3f", c->score_diff);
-        interval_text(row[8], c->fixed_sample, c->score_lo, c->score_hi);
-        p_text(row[9], c->fixed_sample, c->score_p);
-        two_values(row[10], c->draw[0], c->draw[1]);
-        snprintf(row[11], VARIANT_TEXT_MAX, "%+.3f", c->draw_diff);
-        interval_text(row[12], c->fixed_sample, c->draw_lo, c->draw_hi);
-        p_text(row[13], c->fixed_sample, c->draw_p);
-    }
-    section_title("variants compared: one parameter changed, same sweep and "
-                  "agents (later value minus earlier; 95% Newcombe interval; "
-                  "p = two-proportion z test)", "compared", f, out);
-    report_table_print(&t, f, out);
-    free(t.cells);
-}
-
-/* "a,b,c": k whole numbers (iv or lv), or k numbers to 3 places (dv). */
-static void list_text(char *out, const int *iv, const double *dv,
-                      const long *lv, int k)
-{
-    size_t len = 0;
-    out[0] = '\0';
-    for (int i = 0; i < k && len < VARIANT_TEXT_MAX; i++) {
-        const char *sep = i ? "," : "";
-        if (iv)
-            len += (size_t)snprintf(out + len, VARIANT_TEXT_MAX - len, "%s%d",
-                                    sep, iv[i]);
-        else if (lv)
-            len += (size_t)snprintf(out + len, VARIANT_TEXT_MAX - len,
-                                    "%s%ld", sep, lv[i]);
-        else
-            len += (size_t)snprintf(out + len, VARIANT_TEXT_MAX - len,
-                                    "%s%.3f", sep, dv[i]);
-    }
-}
-
-static void print_trends(const struct report *r, enum report_format f,
-                         FILE *out)
-{
-    static const char *const headers[] = {
-        "sweep", "seat0", "seat1", "variant", "param", "values", "games",
-        "s0_scores", "s0_slope", "s0_trend_p", "draw_rates", "draw_slope",
-        "draw_trend_p"};
-    struct report_table t;
-    if (table_new(&t, headers, 13, r->n_trends))
-        return;
-    for (int i = 0; i < r->n_trends; i++) {
-        const struct trend_row *c = &r->trends[i];
-        char (*row)[VARIANT_TEXT_MAX] = t.cells[i];
-        fill_who(row, c->sweep, c->agent);
-        snprintf(row[3], VARIANT_TEXT_MAX, "%s", c->short_variant);
-        snprintf(row[4], VARIANT_TEXT_MAX, "%s", c->param);
-        list_text(row[5], c->value, NULL, NULL, c->k);
-        list_text(row[6], NULL, NULL, c->games, c->k);
-        list_text(row[7], NULL, c->score, NULL, c->k);
-        snprintf(row[8], VARIANT_TEXT_MAX, "%+.4f", c->score_slope);
-        p_text(row[9], c->fixed_sample, c->score_p);
-        list_text(row[10], NULL, c->draw, NULL, c->k);
-        snprintf(row[11], VARIANT_TEXT_MAX, "%+.4f", c->draw_slope);
-        p_text(row[12], c->fixed_sample, c->draw_p);
-    }
-    section_title("variants compared: trend across 3 or more values of a "
-                  "parameter (slope per unit; p = Cochran-Armitage trend "
-                  "test)", "trends", f, out);
-    report_table_print(&t, f, out);
-    free(t.cells);
-}
-
-static void share_text(char (*row)[VARIANT_TEXT_MAX], double share,
-                       double lo, double hi, int valid)
-{
-    snprintf(row[0], VARIANT_TEXT_MAX, "%.3f", share);
-    if (valid)
-        snprintf(row[1], VARIANT_TEXT_MAX, "%.3f-%.3f", lo, hi);
-    else
-        snprintf(row[1], VARIANT_TEXT_MAX, "n/a");
-}
-
-static void print_metrics(const struct report *r, enum report_format f,
-                          FILE *out)
-{
-    static const char *const headers[] = {
-        "variant", "seat0", "seat1", "games", "decisive", "decisive_ci95",
-        "draws_rules", "draws_rules_ci95", "draws_cap", "draws_cap_ci95",
-        "mean_plies", "mean_plies_ci95", "median_plies"};
-    struct report_table t;
-    if (table_new(&t, headers, 13, r->n_cells))
-        return;
-    for (int i = 0; i < r->n_cells; i++) {
-        const struct report_row *c = &r->cells[i];
-        char (*row)[VARIANT_TEXT_MAX] = t.cells[i];
-        struct report_metrics m;
-        report_metrics(c, &m);
-        snprintf(row[0], VARIANT_TEXT_MAX, "%s",
-                 f == REPORT_CSV ? c->variant : c->short_variant);
-        snprintf(row[1], VARIANT_TEXT_MAX, "%s", c->agent[0]);
-        snprintf(row[2], VARIANT_TEXT_MAX, "%s", c->agent[1]);
-        snprintf(row[3], VARIANT_TEXT_MAX, "%ld", c->games);
-        share_text(row + 4, m.decisive, m.decisive_lo, m.decisive_hi,
-                   c->fixed_sample);
-        share_text(row + 6, m.rule_draws, m.rule_draws_lo, m.rule_draws_hi,
-                   c->fixed_sample);
-        share_text(row + 8, m.cap_draws, m.cap_draws_lo, m.cap_draws_hi,
-                   c->fixed_sample);
-        snprintf(row[10], VARIANT_TEXT_MAX, "%.1f", m.mean_plies);
-        if (c->fixed_sample)
-            snprintf(row[11], VARIANT_TEXT_MAX, "%.1f-%.1f", m.mean_lo,
-                     m.mean_hi);
-        else
-            snprintf(row[11], VARIANT_TEXT_MAX, "n/a");
-        snprintf(row[12], VARIANT_TEXT_MAX, "%.1f", m.median_plies);
-    }
-    section_title("game metrics per cell: decisive (won by either seat), "
-                  "drawn by the rules, drawn by the ply cap (shares of games, "
-                  "95% Wilson), length in plies (mean with 95% interval, "
-                  "median)", "metrics", f, out);
-    report_table_print(&t, f, out);
-    free(t.cells);
-}
-
-/* A JSON pair [lo, hi], or null. */
-static void json_interval(FILE *out, int valid, double lo, double hi)
-{
-    if (valid)
-        fprintf(out, "[%.6f, %.6f]", lo, hi);
-    else
-        fprintf(out, "null");
-}
-
-static void json_metrics(const struct report *r, FILE *out)
-{
-    fprintf(out, ",\n  \"metrics\": [");
-    for (int i = 0; i < r->n_cells; i++) {
-        const struct report_row *c = &r->cells[i];
-        struct report_metrics m;
-        report_metrics(c, &m);
-        int ok = c->fixed_sample;
-        fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-        report_json_string(out, c->variant);
-        for (int k = 0; k < 2; k++) {
-            fprintf(out, ", \"seat%d\": ", k);
-            report_json_string(out, c->agent[k]);
-        }
-        fprintf(out, ", \"games\": %ld, \"decisive\": %.6f, "
-                "\"decisive_ci95\": ", c->games, m.decisive);
-        json_interval(out, ok, m.decisive_lo, m.decisive_hi);
-        fprintf(out, ", \"draws_rules\": %.6f, \"draws_rules_ci95\": ",
-                m.rule_draws);
-        json_interval(out, ok, m.rule_draws_lo, m.rule_draws_hi);
-        fprintf(out, ", \"draws_cap\": %.6f, \"draws_cap_ci95\": ",
-                m.cap_draws);
-        json_interval(out, ok, m.cap_draws_lo, m.cap_draws_hi);
-        fprintf(out, ", \"mean_plies\": %.6f, \"mean_plies_ci95\": ",
-                m.mean_plies);
-        json_interval(out, ok, m.mean_lo, m.mean_hi);
-        fprintf(out, ", \"median_plies\": %.1f, \"fixed_sample\": %s}",
-                m.median_plies, ok ? "true" : "false");
-    }
-    fprintf(out, "\n  ]");
-}
-
-static void json_number(FILE *out, int valid, double v)
-{
-    if (valid)
-        fprintf(out, "%.6g", v);
-    else
-        fprintf(out, "null");
-}
-
-static void json_compared(const struct report *r, FILE *out)
-{
-    fprintf(out, ",\n  \"compared\": [");
-    for (int i = 0; i < r->n_compares; i++) {
-        const struct compare_row *c = &r->compares[i];
-        int ok = c->fixed_sample;
-        fprintf(out, "%s\n    {\"sweep\": ", i ? "," : "");
-        report_json_string(out, c->sweep);
-        for (int k = 0; k < 2; k++) {
-            fprintf(out, ", \"seat%d\": ", k);
-            report_json_string(out, c->agent[k]);
-        }
-        for (int k = 0; k < 2; k++) {
-            fprintf(out, ", \"variant%d\": ", k);
-            report_json_string(out, c->variant[k]);
-        }
-        fprintf(out, ", \"param\": ");
-        report_json_string(out, c->param);
-        for (int k = 0; k < 2; k++) {
-            fprintf(out, ", \"value%d\": ", k);
-            report_json_string(out, c->value[k]);
-        }
-        fprintf(out, ", \"games\": [%ld, %ld], \"s0_score\": [%.6f, %.6f], "
-                "\"s0_diff\": %.6f, \"s0_diff_ci95\": ", c->games[0],
-                c->games[1], c->score[0], c->score[1], c->score_diff);
-        json_interval(out, ok, c->score_lo, c->score_hi);
-        fprintf(out, ", \"p\": ");
-        json_number(out, ok, c->score_p);
-        fprintf(out, ", \"draw_rate\": [%.6f, %.6f], \"draw_diff\": %.6f, "
-                "\"draw_diff_ci95\": ", c->draw[0], c->draw[1], c->draw_diff);
-        json_interval(out, ok, c->draw_lo, c->draw_hi);
-        fprintf(out, ", \"draw_p\": ");
-        json_number(out, ok, c->draw_p);
-        fprintf(out, ", \"fixed_sample\": %s}", ok ? "true" : "false");
-    }
-    fprintf(out, "\n  ],\n  \"trends\": [");
-    for (int i = 0; i < r->n_trends; i++) {
-        const struct trend_row *c = &r->trends[i];
-        fprintf(out, "%s\n    {\"sweep\": ", i ? "," : "");
-        report_json_string(out, c->sweep);
-        for (int k = 0; k < 2; k++) {
-            fprintf(out, ", \"seat%d\": ", k);
-            report_json_string(out, c->agent[k]);
-        }
-        fprintf(out, ", \"variant\": ");
-        report_json_string(out, c->short_variant);
-        fprintf(out, ", \"param\": ");
-        report_json_string(out, c->param);
-        fprintf(out, ", \"values\": [");
-        for (int k = 0; k < c->k; k++)
-            fprintf(out, "%s%d", k ? ", " : "", c->value[k]);
-        fprintf(out, "], \"games\": [");
-        for (int k = 0; k < c->k; k++)
-            fprintf(out, "%s%ld", k ? ", " : "", c->games[k]);
-        fprintf(out, "], \"s0_score\": [");
-        for (int k = 0; k < c->k; k++)
-            fprintf(out, "%s%.6f", k ? ", " : "", c->score[k]);
-        fprintf(out, "], \"s0_slope\": %.6g, \"s0_trend_p\": ",
-                c->score_slope);
-        json_number(out, c->fixed_sample, c->score_p);
-        fprintf(out, ", \"draw_rate\": [");
-        for (int k = 0; k < c->k; k++)
-            fprintf(out, "%s%.6f", k ? ", " : "", c->draw[k]);
-        fprintf(out, "], \"draw_slope\": %.6g, \"draw_trend_p\": ",
-                c->draw_slope);
-        json_number(out, c->fixed_sample, c->draw_p);
-        fprintf(out, ", \"fixed_sample\": %s}",
-                c->fixed_sample ? "true" : "false");
-    }
-    fprintf(out, "\n  ]");
-}
-
 void report_print(const struct report *r, enum report_format f, FILE *out)
 {
     if (f == REPORT_JSON) {
@@ -1384,8 +747,8 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
                 fprintf(out, "\"ci95\": null, \"fixed_sample\": false}");
         }
         fprintf(out, "\n  ]");
-        json_compared(r, out);
-        json_metrics(r, out);
+        report_json_compared(r, out);
+        report_json_metrics(r, out);
         fprintf(out, ",\n  \"claims\": [");
         for (int i = 0; i < r->n_claims; i++) {
             const struct claim_row *c = &r->claims[i];
@@ -1424,11 +787,11 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
                r->n_variants, 0, f, out);
     print_pairs(r, f, out);
     if (r->n_compares)
-        print_compared(r, f, out);
+        report_print_compared(r, f, out);
     if (r->n_trends)
-        print_trends(r, f, out);
+        report_print_trends(r, f, out);
     if (r->print_metrics)
-        print_metrics(r, f, out);
+        report_print_metrics(r, f, out);
     if (r->n_claims)
         print_claims(r, f, out);
 }

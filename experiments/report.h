@@ -8,6 +8,9 @@
  *  - p = exact two-sided binomial test of "seat 0 wins half of the decisive
  *    games" (a sign test; draws carry no information on who is favoured),
  *    Holm-corrected across the rows of the same table;
+ *  - distinct games = how many of the row's games differ from each other
+ *    in what was played: the opening (position and moves) and the agents'
+ *    moves (two games with the same sequence count once);
  *  - an agent's score in a pair = its points over both seat orders /
  *    games, with a 95% Wilson interval;
  *  - variants compared: two cells of one sweep with the same agents in the
@@ -48,6 +51,7 @@
 #include <sqlite3.h>
 
 #include "game.h"
+#include "openings.h"
 
 /* How a cell's number of games was decided. */
 struct report_stop {
@@ -66,6 +70,11 @@ struct report_row {
     char agent[2][VARIANT_TEXT_MAX]; /* "name" per seat; cells only */
     char spec[2][VARIANT_TEXT_MAX];
     long games, wins[2], draws_rules, draws_cap;
+    /* games that differ from each other: distinct (opening position,
+     * opening, moves) sequences; below games when two games of the row
+     * were played the same, move for move */
+    long distinct_games;
+    char openings[OPENINGS_SETTING_MAX]; /* cells.openings; "" none */
     double mean_plies, median_plies;
     double sd_plies; /* sample standard deviation of the plies (0 if one) */
     double score0, lo, hi; /* seat-0 score and its 95% interval */
@@ -167,6 +176,13 @@ void report_free(struct report *r);
  * is NULL). Returns how many rows (comparisons and trends) are left. */
 int report_keep_compared(struct report *r, const char *param);
 
+/* Whether param is a parameter of the game of some cell of r. */
+int report_has_param(const struct report *r, const char *param);
+
+/* The parameters r compares (before report_keep_compared), each once, in
+ * the order first met: "kings_landing, max_plies"; "" when none. */
+void report_compared_params(const struct report *r, char *out, size_t n);
+
 /* Words for how row r's number of games was decided: "" for a fixed
  * sample, else e.g. "sprt stopped after 30: accept H1 (score 0.6, not 0.5),
  * llr 3.442 >= 2.944"
@@ -177,7 +193,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out);
 
 /* A table of text cells, printed aligned (table), as CSV (quoted where
  * needed) or as Markdown; what the report and the ratings print through. */
-#define REPORT_MAX_COLUMNS 16
+#define REPORT_MAX_COLUMNS 17
 
 struct report_table {
     int n_columns, n_rows;
@@ -193,6 +209,15 @@ void report_table_print(const struct report_table *t, enum report_format f,
  * characters escaped, each ill-formed UTF-8 subsequence as U+FFFD, so the
  * output is valid JSON in UTF-8 whatever bytes text holds. */
 void report_json_string(FILE *out, const char *text);
+
+/* Writes x as a JSON number in the printf format (a double conversion,
+ * e.g. "%.6f"), or null when x is not finite (JSON has no NaN or
+ * infinity). */
+void report_json_number(FILE *out, const char *format, double x);
+
+/* Writes [lo, hi] (each as report_json_number), or null when valid is 0. */
+void report_json_interval(FILE *out, const char *format, int valid,
+                          double lo, double hi);
 
 /* The variant with only the keys that differ from the defaults:
  * "tafl(first=defenders)", or "tafl" for all defaults. */

@@ -77,9 +77,17 @@ static int reserve_move(char **moves, size_t *cap, size_t len)
     return 0;
 }
 
+/* The variant's identity: the first line of the cell's seed key. */
+static void variant_identity_of(const struct sweep_cell *c, char *out,
+                                size_t n)
+{
+    snprintf(out, n, "%.*s", (int)strcspn(c->seed_key, "\n"), c->seed_key);
+}
+
 int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
                      int index, struct game_record *rec, char **moves,
-                     size_t *cap, char *err, size_t errsz)
+                     size_t *cap, struct opening_played *opening, char *err,
+                     size_t errsz)
 {
     const struct game *g = c->variant.game;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
@@ -91,16 +99,23 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
         if (agent_create(s->agents[c->agent[i]].spec, rng_splitmix64(&x),
                          &seat[i], err, errsz) != 0)
             goto done;
-    g->init(st, &c->variant);
+    char identity[VARIANT_TEXT_MAX];
+    variant_identity_of(c, identity, sizeof identity);
+    if (openings_play(sweep_cell_openings(s, c), s->seed, &c->variant,
+                      identity, index, st, opening, err, errsz) != 0)
+        goto done;
+    /* The agents' seat 0 is the side to move where they start: after an
+     * odd number of opening plies, the game's seat 1. */
+    int flip = g->to_move(st);
     memset(rec, 0, sizeof *rec);
-    rec->side[0] = g->seat_side(st, 0);
-    rec->side[1] = g->seat_side(st, 1);
+    rec->side[0] = g->seat_side(st, flip);
+    rec->side[1] = g->seat_side(st, 1 ^ flip);
     size_t len = 0;
     if (reserve_move(moves, cap, len))
         goto oom;
     (*moves)[0] = '\0';
     while (g->status(st).outcome == GAME_ONGOING) {
-        move_t m = agent_choose(seat[g->to_move(st)], g, st);
+        move_t m = agent_choose(seat[g->to_move(st) ^ flip], g, st);
         if (reserve_move(moves, cap, len))
             goto oom;
         if (len)
@@ -115,6 +130,10 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     rec->game_index = index;
     rec->seed = seed;
     rec->outcome = status.outcome;
+    if (flip && status.outcome == GAME_WIN_SEAT0)
+        rec->outcome = GAME_WIN_SEAT1;
+    else if (flip && status.outcome == GAME_WIN_SEAT1)
+        rec->outcome = GAME_WIN_SEAT0;
     rec->reason = status.reason;
     rec->duration_ms = (now_seconds() - t0) * 1e3;
     rec->moves = *moves;
@@ -133,6 +152,7 @@ done:
 
 struct pending {
     struct game_record rec;
+    struct opening_played opening;
     char *moves;
     int cell; /* index into the sweep's cells */
 };
@@ -305,10 +325,17 @@ static void count_result(struct cell_state *c, enum game_outcome o)
         c->draws++;
 }
 
-static int store_one(struct run *r, struct game_record *rec)
+static int store_one(struct run *r, const struct pending *p)
 {
     char err[1024];
-    int rc = store_insert_game(r->st, rec, err, sizeof err);
+    const struct game_record *rec = &p->rec;
+    const struct sweep *s = r->s;
+    const struct sweep_cell *c = &s->cells[p->cell];
+    struct game_opening o = {p->opening.moves, p->opening.position,
+                             sweep_pair_id(s, c, rec->game_index)};
+    int rc = store_insert_opened_game(r->st, rec, sweep_cell_openings(s, c)
+                                                      ? &o : NULL,
+                                      err, sizeof err);
     if (rc == STORE_GAME_ALREADY)
         snprintf(err, sizeof err, "game %d of cell %lld was stored by "
                  "another run while this one played it", rec->game_index,
@@ -341,7 +368,7 @@ static int store_in_order(struct run *r, struct cell_state *c,
     while (c->prefix < limit && c->waiting.n
            && c->waiting.items[0]->rec.game_index == c->prefix) {
         struct pending *next = heap_pop(&c->waiting);
-        int rc = store_one(r, &next->rec);
+        int rc = store_one(r, next);
         count_result(c, next->rec.outcome);
         free_pending(next);
         if (rc)
@@ -437,7 +464,7 @@ static int write_game(struct run *r, struct pending *p)
     p->rec.cell_id = c->id;
     if (r->s->stop != STOP_NONE)
         return store_in_order(r, c, p);
-    int rc = store_one(r, &p->rec);
+    int rc = store_one(r, p);
     free_pending(p);
     return rc;
 }
@@ -595,7 +622,8 @@ static void play_one(struct run *r, const struct work *w)
     struct pending *p = calloc(1, sizeof *p);
     size_t cap = 0;
     if (!p || runner_play_game(r->s, &r->s->cells[w->cell], w->index, &p->rec,
-                               &p->moves, &cap, err, sizeof err) != 0) {
+                               &p->moves, &cap, &p->opening, err,
+                               sizeof err) != 0) {
         set_error(r, p ? err : "out of memory");
         if (p)
             free_pending(p);

@@ -36,11 +36,16 @@ int runner_run(const struct sweep *s, struct store *st,
                const struct run_options *o, struct run_result *out, char *err,
                size_t errsz);
 
-/* Plays game `index` of cell c: the record (cell_id left 0) and the moves
- * as text in *moves (grown as needed, *cap its size). Returns 0, or -1 when
- * memory is short or an agent cannot be made. */
+/* Plays game `index` of cell c: its opening (none, or the cell's openings,
+ * openings.h) into *opening, then the agents from there: the record
+ * (cell_id left 0) and the agents' moves as text in *moves (grown as needed, *cap its size). The agents'
+ * seat 0 (c->agent[0]) plays the side to move after the opening, and the
+ * record's sides, outcome and plies are the agents' (plies: the agents'
+ * moves, the opening's not counted). Returns 0, or -1 when memory is
+ * short, an agent cannot be made or no opening can be played. */
 int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
                      int index, struct game_record *rec, char **moves,
-                     size_t *cap, char *err, size_t errsz);
+                     size_t *cap, struct opening_played *opening, char *err,
+                     size_t errsz);
 
 #endif

@@ -224,6 +224,59 @@ static int check_behaviour(struct store *st, int64_t id, const int *stored,
     return -1;
 }
 
+/* Refuses a cell that the sweep already holds under other openings: a
+ * cell whose seed key is this one's first three lines (variant, agents in
+ * seat order) with another fourth line, or none where this has one, or the
+ * reverse. Games from other starting positions are other games: in one
+ * sweep the variant and pair rows of the report would mix them. Returns 0,
+ * or -1 with a message saying what is stored and how to go on. */
+static int check_openings(struct store *st, int64_t sweep,
+                          const struct sweep *s, const struct sweep_cell *c,
+                          const struct cell_keys *k, char *err, size_t errsz)
+{
+    size_t base = strlen(c->seed_key);
+    const char *nl = c->seed_key;
+    for (int i = 0; i < 3 && nl; i++)
+        nl = strchr(nl + (i ? 1 : 0), '\n');
+    if (nl)
+        base = (size_t)(nl - c->seed_key);
+    const struct value v[] = {int_value(sweep), text_value(c->seed_key),
+                              {.type = VALUE_TEXT, .text = c->seed_key,
+                               .len = (int)base}};
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(st->db, "SELECT openings, (SELECT COUNT(*) FROM"
+                           " games WHERE cell_id = cells.id) FROM cells WHERE"
+                           " sweep_id = ?1 AND seed_key <> ?2 AND"
+                           " substr(seed_key, 1, length(?3)) = ?3 AND"
+                           " (length(seed_key) = length(?3) OR"
+                           " substr(seed_key, length(?3) + 1, 1) = char(10))"
+                           " LIMIT 1", -1, &q, NULL) != SQLITE_OK
+        || bind_values(q, v, COUNT(v))) {
+        sqlite3_finalize(q);
+        return store_error(st->db, err, errsz, "looking up a cell");
+    }
+    int step = sqlite3_step(q), rc = 0;
+    if (step == SQLITE_ROW) {
+        const char *stored = (const char *)sqlite3_column_text(q, 0);
+        const struct openings *o = sweep_cell_openings(s, c);
+        snprintf(err, errsz, "sweep %s (seed %llu), cell %s %s vs %s: the "
+                 "database holds it (%d games) with openings = %s, and this "
+                 "sweep file says openings = %s. Games from other openings "
+                 "must not mix in one sweep: give the sweep a new seed or "
+                 "name (its games go to new cells; the stored ones stay as "
+                 "they are), or set openings back", s->name,
+                 (unsigned long long)s->seed, k->variant_key, k->agent_key[0],
+                 k->agent_key[1], sqlite3_column_int(q, 1),
+                 stored && stored[0] ? stored : "none",
+                 o ? o->setting : "none");
+        rc = -1;
+    } else if (step != SQLITE_DONE) {
+        rc = store_error(st->db, err, errsz, "looking up a cell");
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
 /* Finds or adds the cell (and its variant and agent rows) by its keys.
  * Returns its id, or -1 with a message. */
 static int64_t cell_id(struct store *st, int64_t sweep, const struct sweep *s,
@@ -250,21 +303,24 @@ static int64_t cell_id(struct store *st, int64_t sweep, const struct sweep *s,
             return store_error(st->db, err, errsz,
                                "registering a variant or agent");
     }
+    const struct openings *o = sweep_cell_openings(s, c);
+    if (check_openings(st, sweep, s, c, &k, err, errsz))
+        return -1;
     const struct value cv[] = {
         int_value(sweep), int_value(variant), int_value(agent[0]),
         int_value(agent[1]), text_value(s->agents[c->agent[0]].name),
         text_value(s->agents[c->agent[1]].name),
         int_value(s->games_per_cell), text_value(c->seed_key),
         int_value(k.behaviour[0]), int_value(k.behaviour[1]),
-        int_value(k.behaviour[2])};
+        int_value(k.behaviour[2]), text_value(o ? o->setting : "")};
     if (run_sql(st, "INSERT INTO cells (sweep_id, variant_id, agent0_id,"
                 " agent1_id, agent0_name, agent1_name, games_planned, seed_key,"
-                " game_behaviour, agent0_behaviour, agent1_behaviour) VALUES"
-                " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT"
-                " (sweep_id, seed_key) DO UPDATE SET games_planned = ?7,"
-                " agent0_name = ?5, agent1_name = ?6 RETURNING id,"
-                " game_behaviour, agent0_behaviour, agent1_behaviour", cv,
-                COUNT(cv), row, 4))
+                " game_behaviour, agent0_behaviour, agent1_behaviour, openings)"
+                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+                " ON CONFLICT (sweep_id, seed_key) DO UPDATE SET"
+                " games_planned = ?7, agent0_name = ?5, agent1_name = ?6,"
+                " openings = ?12 RETURNING id, game_behaviour,"
+                " agent0_behaviour, agent1_behaviour", cv, COUNT(cv), row, 4))
         return store_error(st->db, err, errsz, "registering a cell");
     const int stored[3] = {(int)row[1], (int)row[2], (int)row[3]};
     if (check_behaviour(st, row[0], stored, &k, s, err, errsz))
@@ -456,6 +512,13 @@ done:
 int store_insert_game(struct store *st, const struct game_record *g, char *err,
                       size_t errsz)
 {
+    return store_insert_opened_game(st, g, NULL, err, errsz);
+}
+
+int store_insert_opened_game(struct store *st, const struct game_record *g,
+                             const struct game_opening *o, char *err,
+                             size_t errsz)
+{
     static const char *const results[] = {NULL, "seat0", "seat1", "draw"};
     if (g->outcome != GAME_WIN_SEAT0 && g->outcome != GAME_WIN_SEAT1
         && g->outcome != GAME_DRAW) {
@@ -472,9 +535,10 @@ int store_insert_game(struct store *st, const struct game_record *g, char *err,
      * a CHECK, NOT NULL or foreign-key violation is an error. */
     if (prepare(st, &st->insert_game, "INSERT INTO games (cell_id,"
                 " game_index, seed, side0, side1, result, winner_seat, reason,"
-                " plies, duration_ms, finished, moves) VALUES (?1, ?2, ?3, ?4,"
-                " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) ON CONFLICT (cell_id,"
-                " game_index) DO NOTHING"))
+                " plies, duration_ms, finished, moves, opening,"
+                " opening_position, pair_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+                " ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) ON CONFLICT"
+                " (cell_id, game_index) DO NOTHING"))
         return store_error(st->db, err, errsz, "preparing the game insert");
     if (time(NULL) != st->clock) {
         st->clock = time(NULL);
@@ -490,7 +554,11 @@ int store_insert_game(struct store *st, const struct game_record *g, char *err,
         text_value(end_reason_name(g->reason)), int_value(g->plies),
         (struct value){.type = VALUE_REAL, .r = g->duration_ms},
         text_value(st->now),
-        {.type = VALUE_TEXT, .text = g->moves, .len = (int)g->moves_len}};
+        {.type = VALUE_TEXT, .text = g->moves, .len = (int)g->moves_len},
+        text_value(o && o->moves ? o->moves : ""),
+        text_value(o && o->position ? o->position : ""),
+        o && o->pair_id ? int_value(o->pair_id)
+                        : (struct value){.type = VALUE_NULL}};
     if (bind_values(st->insert_game, v, COUNT(v))
         || sqlite3_step(st->insert_game) != SQLITE_DONE) {
         char what[96];

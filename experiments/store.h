@@ -21,7 +21,7 @@
 /* The schema version this program writes and reads (meta.schema_version).
  * Opening a database for writing migrates an older one up to it; opening
  * one for reading needs exactly it. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
@@ -35,8 +35,16 @@ struct game_record {
     enum end_reason reason;
     int plies;
     double duration_ms;
-    const char *moves; /* space-separated, in the game's notation */
+    const char *moves; /* the agents', space-separated, in the game's
+                        * notation */
     size_t moves_len; /* strlen(moves) */
+};
+
+/* Where a game's agents started, when its sweep has openings. */
+struct game_opening {
+    const char *moves; /* games.opening: played before the agents' moves */
+    const char *position; /* games.opening_position: "" for the start */
+    int64_t pair_id; /* games.pair_id (sweep_pair_id; 0 is stored NULL) */
 };
 
 /* Opens the database at path. For writing (readonly 0) it is created if
@@ -63,8 +71,10 @@ sqlite3 *store_db(struct store *st);
  * and seed), its variants, agents and cells, and starts a run row.
  * cell_ids[i] gets the id of s->cells[i]. Returns 0, or -1 with a message:
  * another process holds the lock (naming its pid, host and start), two
- * cells of the sweep are one cell, or a cell holds games played by another
- * behaviour version (store.c says what the message tells).
+ * cells of the sweep are one cell, a cell holds games played by another
+ * behaviour version (store.c says what the message tells), or the sweep
+ * holds the cell with other openings (another `openings` setting, or
+ * none where this one has some, or the reverse).
  *
  * The writer lock is an flock() on the side file PATH.lock, held until
  * store_close: one `rulelab run` at a time per database; readers never
@@ -93,6 +103,12 @@ int store_cell_games(struct store *st, int64_t cell_id, int n, int *stopped_at,
  * schema rejects, a full disk). */
 int store_insert_game(struct store *st, const struct game_record *g,
                       char *err, size_t errsz);
+
+/* The same for a game that started from an opening (o NULL: from the
+ * variant's start, opening '' and pair_id NULL, as store_insert_game). */
+int store_insert_opened_game(struct store *st, const struct game_record *g,
+                             const struct game_opening *o, char *err,
+                             size_t errsz);
 
 /* Records that a cell stopped early after `games` games. */
 int store_set_stopped(struct store *st, int64_t cell_id, int games);

@@ -102,11 +102,32 @@ static const char *const to_version_2[] = {
     "ALTER TABLE runs ADD COLUMN behaviour TEXT",
     NULL};
 
+/* Version 3: varied openings (sweep key `openings`): each game's opening
+ * apart from the agents' moves, its game pair, and each cell's setting.
+ * Every row before it was played from the variant's start. */
+static const char *const to_version_3[] = {
+    "ALTER TABLE games ADD COLUMN opening TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE games ADD COLUMN opening_position TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE games ADD COLUMN pair_id INTEGER",
+    "ALTER TABLE cells ADD COLUMN openings TEXT NOT NULL DEFAULT ''",
+    "DROP VIEW game_view",
+    "CREATE VIEW game_view AS SELECT"
+    " g.id, s.name AS sweep, s.seed AS sweep_seed, v.game, v.canonical AS variant,"
+    " c.agent0_name, c.agent1_name, a0.spec AS agent0, a1.spec AS agent1,"
+    " g.cell_id, g.game_index, g.seed, g.side0, g.side1, g.result, g.winner_seat,"
+    " g.reason, g.plies, g.duration_ms, g.finished, g.moves,"
+    " g.opening_position, g.opening, g.pair_id, c.openings"
+    " FROM games g JOIN cells c ON c.id = g.cell_id"
+    " JOIN sweeps s ON s.id = c.sweep_id JOIN variants v ON v.id = c.variant_id"
+    " JOIN agents a0 ON a0.id = c.agent0_id JOIN agents a1 ON a1.id = c.agent1_id",
+    NULL};
+
 /* The chain: migrations[i] takes a database from version i to i + 1. A
  * later change appends a migration and bumps STORE_SCHEMA_VERSION; it never
  * edits one already released (tests/fixtures/ holds databases made before
  * each, and every migration is tested on them). */
-static const char *const *const migrations[] = {to_version_1, to_version_2};
+static const char *const *const migrations[] = {to_version_1, to_version_2,
+                                                to_version_3};
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

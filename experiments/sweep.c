@@ -56,6 +56,7 @@ struct reader {
     char *err;
     size_t errsz;
     int failed;
+    int read_files; /* 0: an openings FILE is not read (sweep_parse_stored) */
 };
 
 /* Writes "path:line: message" into r->err (the first error only) and
@@ -381,6 +382,8 @@ struct game_section {
     int line;
     int n_keys;
     struct game_key keys[VARIANT_MAX_PARAMS];
+    const struct entry *openings; /* its `openings` key, if any */
+    int openings_index; /* into sweep.openings, or -1 */
 };
 
 static int param_index(const struct game *g, const char *name)
@@ -572,9 +575,10 @@ static int parse_pairs(struct reader *r, const struct entry *e,
 
 /* ---- expansion ---------------------------------------------------------- */
 
-/* Adds the cell (v, a0 vs a1); line is its game section's, for errors. */
+/* Adds the cell (v, a0 vs a1) with the section's openings; line is its
+ * game section's, for errors. */
 static int add_cell(struct reader *r, struct sweep *s, int *cap, int line,
-                    const struct variant *v, int a0, int a1)
+                    const struct variant *v, int a0, int a1, int openings)
 {
     if (s->n_cells == *cap
         && grow(r, (void **)&s->cells, cap, sizeof(struct sweep_cell)))
@@ -587,6 +591,7 @@ static int add_cell(struct reader *r, struct sweep *s, int *cap, int line,
                     "characters", v->game->name, VARIANT_TEXT_MAX - 1);
     c->agent[0] = a0;
     c->agent[1] = a1;
+    c->openings = openings;
     s->n_cells++;
     return 0;
 }
@@ -618,9 +623,15 @@ static int expand_game(struct reader *r, struct sweep *s,
             v.values[gs->keys[k].param] = gs->keys[k].values[index[k]];
         if (s->max_plies >= 0 && cap_param >= 0)
             v.values[cap_param] = s->max_plies;
+        if (gs->openings_index >= 0) {
+            char err[1024];
+            if (openings_check(&s->openings[gs->openings_index], &v, err,
+                               sizeof err))
+                return fail(r, gs->openings->line, "%s", err);
+        }
         for (int p = 0; p < n_ordered; p++)
             if (add_cell(r, s, cap, gs->line, &v, ordered[p][0],
-                         ordered[p][1]))
+                         ordered[p][1], gs->openings_index))
                 return -1;
         int k = gs->n_keys - 1;
         while (k >= 0 && ++index[k] == gs->keys[k].n_values)
@@ -631,6 +642,27 @@ static int expand_game(struct reader *r, struct sweep *s,
 }
 
 /* ---- the whole file ------------------------------------------------------ */
+
+/* Reads the `openings` key of a game section, if it has one other than
+ * none, into the next of s->openings. */
+static int read_openings(struct reader *r, struct sweep *s,
+                         struct game_section *gs)
+{
+    gs->openings_index = -1;
+    if (!gs->openings)
+        return 0;
+    if (!s->openings
+        && !(s->openings = calloc(8, sizeof *s->openings)))
+        return fail(r, gs->openings->line, "out of memory");
+    struct openings *o = &s->openings[s->n_openings];
+    char err[1024];
+    if (openings_parse(gs->openings->value, r->path, r->read_files, o, err,
+                       sizeof err))
+        return fail(r, gs->openings->line, "%s", err);
+    if (o->kind != OPENINGS_NONE)
+        gs->openings_index = s->n_openings++;
+    return 0;
+}
 
 /* The entries of the section called `name` (NULL, 0 if there is none). */
 static const struct entry *section_entries(const struct reader *r,
@@ -680,9 +712,16 @@ static int interpret(struct reader *r, struct sweep *s)
         gs->game = sec->game;
         gs->line = sec->line;
         gs->n_keys = 0;
-        for (int k = 0; k < sec->n_entries; k++)
-            if (game_key(r, gs, &r->entries[sec->first + k]))
+        gs->openings = NULL;
+        for (int k = 0; k < sec->n_entries; k++) {
+            const struct entry *ge = &r->entries[sec->first + k];
+            if (strcmp(ge->key, "openings") == 0)
+                gs->openings = ge;
+            else if (game_key(r, gs, ge))
                 return -1;
+        }
+        if (read_openings(r, s, gs))
+            return -1;
     }
     if (n_games == 0) {
         char names[256];
@@ -743,8 +782,9 @@ static int interpret(struct reader *r, struct sweep *s)
     return 0;
 }
 
-int sweep_parse_bytes(const char *path, const char *text, size_t len,
-                      struct sweep *s, char *err, size_t errsz)
+/* sweep_parse_bytes, reading openings files or not. */
+static int parse(const char *path, const char *text, size_t len,
+                 struct sweep *s, int read_files, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
@@ -755,7 +795,8 @@ int sweep_parse_bytes(const char *path, const char *text, size_t len,
     s->alpha = s->beta = 0.05;
     s->ci_width = 0.1;
     s->min_games = 10;
-    struct reader r = {path, NULL, NULL, 0, 0, NULL, 0, 0, err, errsz, 0};
+    struct reader r = {path, NULL, NULL, 0,     0,          NULL,
+                       0,    0,    err,  errsz, 0, read_files};
     r.copy = malloc(len + 1);
     s->file_text = malloc(len + 1);
     if (!r.copy || !s->file_text) {
@@ -779,6 +820,19 @@ int sweep_parse_bytes(const char *path, const char *text, size_t len,
         return -1;
     }
     return 0;
+}
+
+int sweep_parse_bytes(const char *path, const char *text, size_t len,
+                      struct sweep *s, char *err, size_t errsz)
+{
+    return parse(path, text, len, s, 1, err, errsz);
+}
+
+int sweep_parse_stored(const char *text, struct sweep *s, char *err,
+                       size_t errsz)
+{
+    return parse("the stored sweep file", text, strlen(text), s, 0, err,
+                 errsz);
 }
 
 int sweep_parse(const char *path, const char *text, struct sweep *s,
@@ -826,11 +880,22 @@ done:
 
 void sweep_free(struct sweep *s)
 {
+    for (int i = 0; i < s->n_openings; i++)
+        openings_free(&s->openings[i]);
+    free(s->openings);
     free(s->cells);
     free(s->file_text);
+    s->openings = NULL;
+    s->n_openings = 0;
     s->cells = NULL;
     s->file_text = NULL;
     s->n_cells = 0;
+}
+
+const struct openings *sweep_cell_openings(const struct sweep *s,
+                                           const struct sweep_cell *c)
+{
+    return c->openings >= 0 ? &s->openings[c->openings] : NULL;
 }
 
 int sweep_cell_seed_key(const struct sweep *s, struct sweep_cell *c,
@@ -843,6 +908,12 @@ int sweep_cell_seed_key(const struct sweep *s, struct sweep_cell *c,
         int w = agent_identity(s->agents[c->agent[k]].spec, key + len,
                                VARIANT_TEXT_MAX, err, errsz);
         len = w < 0 ? -1 : len + w;
+    }
+    const struct openings *o = sweep_cell_openings(s, c);
+    if (o && len >= 0) {
+        int w = snprintf(key + len, sizeof c->seed_key - (size_t)len,
+                         "\nopenings=%s", o->identity);
+        len = w < 0 || (size_t)(len + w) >= sizeof c->seed_key ? -1 : len + w;
     }
     if (len < 0) {
         snprintf(err, errsz, "%s: cell %s: its identity does not fit", s->path,
@@ -871,4 +942,27 @@ uint64_t sweep_game_seed(const struct sweep *s, const struct sweep_cell *c,
     }
     h ^= (uint64_t)index * 0x9e3779b97f4a7c15ULL;
     return rng_splitmix64(&h);
+}
+
+int64_t sweep_pair_id(const struct sweep *s, const struct sweep_cell *c,
+                      int index)
+{
+    const struct openings *o = sweep_cell_openings(s, c);
+    if (!o)
+        return 0;
+    char line[4][VARIANT_TEXT_MAX];
+    const char *p = c->seed_key;
+    for (int k = 0; k < 4; k++) {
+        size_t n = strcspn(p, "\n");
+        snprintf(line[k], sizeof line[k], "%.*s", (int)n, p);
+        p += n + (p[n] ? 1 : 0);
+    }
+    int swap = strcmp(line[1], line[2]) > 0; /* seat order left out */
+    uint64_t h = rng_hash_string(s->seed ^ 0x9a17, line[0]);
+    h = rng_hash_string(h, line[3]);
+    h = rng_hash_string(h, line[1 + swap]);
+    h = rng_hash_string(h ^ 0x5eed, line[2 - swap]);
+    h ^= (uint64_t)index * 0x9e3779b97f4a7c15ULL;
+    int64_t id = (int64_t)(rng_splitmix64(&h) & INT64_MAX);
+    return id ? id : 1;
 }

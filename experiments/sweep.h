@@ -41,6 +41,9 @@
  *     kings_landing = 7, 8, 9     ; parameter with a list of values, all
  *                                 ; combinations played (cartesian product)
  *     [game tafl]                 ; no keys: the game's defaults
+ *     openings = random_plies:4   ; optional, per game section: where its
+ *                                 ; games start (openings.h): random_plies:N,
+ *                                 ; a FILE of openings, or none (default)
  *     [agents]
  *     weak = mcts(iterations=200) ; short name = agent spec
  *     strong = mcts(iterations=2000)
@@ -56,7 +59,10 @@
  * variant the pairs as listed, each followed by its other seat order
  * (`pairs` left out: all). Each game's seed comes from the sweep seed, the
  * identities of the variant and of both agent specs in seat order (the
- * cell's seed key) and the game's index alone.
+ * cell's seed key) and the game's index alone. A section with openings
+ * adds a fourth line to its cells' seed key, "openings=IDENTITY", so its
+ * cells are other cells than without (or with other) openings; the seeds
+ * still come from the first three lines.
  */
 #ifndef RULELAB_SWEEP_H
 #define RULELAB_SWEEP_H
@@ -65,6 +71,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "openings.h"
 
 #define SWEEP_MAX_AGENTS 32
 #define SWEEP_NAME_MAX 64
@@ -77,13 +84,15 @@ struct sweep_agent {
 };
 
 /* A cell's seed key: its variant's identity and its two agents'
- * identities in seat order, joined by newlines (results/README.md). */
-#define SWEEP_SEED_KEY_MAX (3 * VARIANT_TEXT_MAX)
+ * identities in seat order, joined by newlines (results/README.md), and
+ * "openings=IDENTITY" on a fourth line when its section has openings. */
+#define SWEEP_SEED_KEY_MAX (3 * VARIANT_TEXT_MAX + 80)
 
 struct sweep_cell {
     struct variant variant;
     char variant_text[VARIANT_TEXT_MAX]; /* canonical */
     int agent[2]; /* seat 0 and seat 1, indices into sweep.agents */
+    int openings; /* index into sweep.openings, or -1: from the start */
     char seed_key[SWEEP_SEED_KEY_MAX]; /* set by sweep_cell_seed_key */
 };
 
@@ -101,6 +110,8 @@ struct sweep {
     int n_agents;
     struct sweep_cell *cells;
     int n_cells;
+    struct openings *openings; /* one per game section that sets them */
+    int n_openings;
 };
 
 /* Reads and expands a sweep file. Returns 0, or -1 with an error that
@@ -116,7 +127,18 @@ int sweep_parse(const char *path, const char *text, struct sweep *s,
 int sweep_parse_bytes(const char *path, const char *text, size_t len,
                       struct sweep *s, char *err, size_t errsz);
 
+/* sweep_parse for a sweep file as stored with its results: an openings
+ * FILE is not read (its setting is kept, its lines are not), so a report
+ * can read the rules of a sweep whose files are elsewhere. Such a sweep
+ * must not be run. */
+int sweep_parse_stored(const char *text, struct sweep *s, char *err,
+                       size_t errsz);
+
 void sweep_free(struct sweep *s);
+
+/* The openings of cell c, or NULL when its games start from the start. */
+const struct openings *sweep_cell_openings(const struct sweep *s,
+                                           const struct sweep_cell *c);
 
 /* Sets c->seed_key from c's variant and agents (sweep_parse does it for
  * every cell). Returns 0, or -1 with a message when it does not fit. */
@@ -127,5 +149,13 @@ int sweep_cell_seed_key(const struct sweep *s, struct sweep_cell *c,
  * lines of c->seed_key, and the index alone. */
 uint64_t sweep_game_seed(const struct sweep *s, const struct sweep_cell *c,
                          int index);
+
+/* The pair id of game `index` of cell c when its section has openings:
+ * the same for game `index` of the cell with the two agents in the other
+ * seats (the same opening, seats swapped), from the sweep seed, the seed
+ * key's variant, openings and the two agent identities in sorted order,
+ * and the index; never 0. 0 when the cell has no openings. */
+int64_t sweep_pair_id(const struct sweep *s, const struct sweep_cell *c,
+                      int index);
 
 #endif

@@ -196,5 +196,66 @@ else
     else bad "run of 2 x 10^7 planned games in 200 MB: rc $rc, games $games, stopped $stops: $out"; fi
 fi
 
+# report --compare PARAM: a parameter no game of the database has is an
+# error (exit 1) naming those that can be compared (here max_plies, the
+# one parameter in which the two cells differ); a parameter of tafl in
+# which no two cells differ only warns.
+cat >"$dir/cmp.ini" <<'INI'
+[sweep]
+name = cmp
+seed = 2
+games = 2
+[game tafl]
+max_plies = 20, 30
+[agents]
+a = random
+b = mcts(iterations=2)
+[matchups]
+pairs = a vs b
+orders = given
+INI
+"$bin" run cmp.ini --db cmp.db --quiet
+check "report --compare nosuch" 1 \
+    "no game of cmp.db has a parameter 'nosuch'; parameters that can be compared: max_plies" \
+    -- "$bin" report cmp.db --compare nosuch
+check "report --compare first (a tafl parameter, not varied)" 0 \
+    "no two cells differ in 'first' alone" -- "$bin" report cmp.db --compare first
+
+# openings: after a 1-ply opening the defenders move first, so the agents'
+# seat 0 plays them. Who won follows from the reason alone (RULES.md
+# section 3: an escaped king is the defenders' win, a captured one the
+# attackers'), and the stored winner must be the seat of that side; every
+# game replays (the opening, then the agents' moves) to its stored result.
+cat >"$dir/open.ini" <<'INI'
+[sweep]
+name = open
+seed = 4
+games = 8
+[game tafl]
+max_plies = 300
+openings = random_plies:1
+[agents]
+a = random
+b = mcts(iterations=2)
+[matchups]
+pairs = a vs b
+INI
+"$bin" run open.ini --db open.db --quiet
+won=$(sqlite3 open.db "SELECT COUNT(*) FROM games WHERE reason IN
+        ('king_escaped', 'king_captured')")
+wrong=$(sqlite3 open.db "SELECT COUNT(*) FROM games WHERE reason IN
+        ('king_escaped', 'king_captured') AND (CASE winner_seat WHEN 0 THEN
+        side0 ELSE side1 END) <> (CASE reason WHEN 'king_escaped' THEN
+        'defenders' ELSE 'attackers' END)")
+sides=$(sqlite3 open.db "SELECT DISTINCT side0 FROM games")
+replayed=0
+for id in $(sqlite3 open.db "SELECT id FROM games"); do
+    "$bin" replay open.db "$id" | grep -q ': consistent$' && replayed=$((replayed + 1))
+done
+if [ "$won" -gt 0 ] && [ "$wrong" -eq 0 ] && [ "$sides" = defenders ] \
+        && [ "$replayed" -eq 16 ]; then
+    ok "openings: seat 0 plays the side to move, $won games won by king: winner's side right, 16 of 16 replay"
+else bad "openings: won $won, wrong winner side $wrong, side0 '$sides', replayed $replayed of 16"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -135,7 +135,8 @@ static const char *const v1_rows =
     "SELECT id, spec FROM agents ORDER BY id;"
     "SELECT id, sweep_id, variant_id, agent0_id, agent1_id, agent0_name,"
     " agent1_name, games_planned, stopped_at FROM cells ORDER BY id;"
-    "SELECT * FROM games ORDER BY id;"
+    "SELECT id, cell_id, game_index, seed, side0, side1, result, winner_seat,"
+    " reason, plies, duration_ms, finished, moves FROM games ORDER BY id;"
     "SELECT * FROM claims ORDER BY id";
 
 /* All of v1_rows' results, concatenated. */
@@ -291,7 +292,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
     assert_null(st);
     assert_non_null(strstr(err, "schema version 1, older than this "
-                                "rulelab's 2"));
+                                "rulelab's 3"));
     assert_non_null(strstr(err, "rulelab migrate"));
     assert_int_equal(raw_count(path, "SELECT value FROM meta"), 1);
 
@@ -305,7 +306,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     for (int readonly = 0; readonly < 2; readonly++) {
         assert_int_equal(store_open(path, readonly, &st, err, sizeof err), -1);
         assert_non_null(strstr(err, "schema version 99, newer than this "
-                                    "rulelab knows (1 to 2)"));
+                                    "rulelab knows (1 to 3)"));
     }
     raw_exec(path, "UPDATE meta SET value = 'two' WHERE key = "
              "'schema_version'");

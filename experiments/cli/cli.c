@@ -86,6 +86,22 @@ int cli_parse(int argc, char **argv, const struct cli_option *opts,
     return 0;
 }
 
+int cli_parse_exact(int argc, char **argv, const struct cli_option *opts,
+                    const char **positional, int n,
+                    const struct cli_command *cmd, const char *needs,
+                    int *status)
+{
+    int got, rc = cli_parse(argc, argv, opts, positional, n, &got, cmd);
+    *status = rc < 0 ? CLI_OK : rc;
+    if (rc)
+        return 0;
+    if (got != n) {
+        *status = cli_usage_error(cmd, "%s", needs);
+        return 0;
+    }
+    return 1;
+}
+
 int cli_parse_int(const char *text, const char *what, long min, long max,
                   long *out)
 {

@@ -45,6 +45,16 @@ int cli_parse(int argc, char **argv, const struct cli_option *opts,
               const char **positional, int max_positional, int *n_positional,
               const struct cli_command *cmd);
 
+/* The prologue of a command with exactly n positional arguments:
+ * cli_parse, then the count checked. Returns 1 when the command goes on
+ * (positional[0..n-1] set); 0 when it must return *status at once:
+ * CLI_OK after --help, CLI_USAGE after a usage error (a wrong count says
+ * "rulelab CMD: needs" and the usage hint). */
+int cli_parse_exact(int argc, char **argv, const struct cli_option *opts,
+                    const char **positional, int n,
+                    const struct cli_command *cmd, const char *needs,
+                    int *status);
+
 /* Prints "rulelab CMD: message" and the usage hint on stderr; returns
  * CLI_USAGE. */
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...);

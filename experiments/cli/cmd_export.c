@@ -38,14 +38,15 @@ static void csv_field(FILE *out, const char *text, int first)
 static int run_export(int argc, char **argv)
 {
     const char *out_path = NULL, *pos[1];
-    int csv = 0, npos;
+    int csv = 0;
     const struct cli_option opts[] = {{"--csv", NULL, &csv},
                                       {"--out", &out_path, NULL},
                                       {NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_export);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1 || !csv)
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_export,
+                         "needs DB and --csv", &rc))
+        return rc;
+    if (!csv)
         return cli_usage_error(&cmd_export, "needs DB and --csv");
     struct store *st;
     if (cli_open_readonly(pos[0], &st) != 0)
@@ -60,12 +61,14 @@ static int run_export(int argc, char **argv)
         "id", "sweep", "sweep_seed", "game", "variant", "agent0_name",
         "agent1_name", "agent0", "agent1", "game_index", "seed", "side0",
         "side1", "result", "winner_seat", "reason", "plies", "duration_ms",
-        "finished", "moves"};
-    char sql[512] = "SELECT ";
-    for (int i = 0; i < 20; i++) {
+        "finished", "moves", "opening_position", "opening", "pair_id",
+        "openings"};
+    enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
+    char sql[640] = "SELECT ";
+    for (int i = 0; i < N_COLUMNS; i++) {
         csv_field(out, columns[i], i == 0);
         strcat(sql, columns[i]);
-        strcat(sql, i < 19 ? ", " : " FROM game_view ORDER BY id");
+        strcat(sql, i < N_COLUMNS - 1 ? ", " : " FROM game_view ORDER BY id");
     }
     fputc('\n', out);
     /* One read transaction for the whole export, as for report: every row
@@ -76,7 +79,7 @@ static int run_export(int argc, char **argv)
         && sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK) {
         int step;
         while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-            for (int i = 0; i < 20; i++)
+            for (int i = 0; i < N_COLUMNS; i++)
                 csv_field(out, (const char *)sqlite3_column_text(q, i), i == 0);
             fputc('\n', out);
         }

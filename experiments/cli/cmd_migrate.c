@@ -18,13 +18,12 @@
 static int run_migrate(int argc, char **argv)
 {
     const char *pos[1];
-    int npos, before;
+    int before;
     const struct cli_option opts[] = {{NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_migrate);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1)
-        return cli_usage_error(&cmd_migrate, "needs a database");
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_migrate,
+                         "needs a database", &rc))
+        return rc;
     char err[1024];
     struct store *st;
     struct stat sb;

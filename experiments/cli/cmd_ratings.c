@@ -35,16 +35,14 @@ static int parse_anchor(const char *text, char *spec, size_t n, double *elo)
 static int run_ratings(int argc, char **argv)
 {
     const char *format = "table", *sweep = NULL, *anchor_text = NULL, *pos[1];
-    int npos;
     const struct cli_option opts[] = {{"--format", &format, NULL},
                                       {"--sweep", &sweep, NULL},
                                       {"--anchor", &anchor_text, NULL},
                                       {NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_ratings);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1)
-        return cli_usage_error(&cmd_ratings, "needs a database");
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_ratings,
+                         "needs a database", &rc))
+        return rc;
     int f = cli_parse_format(&cmd_ratings, format);
     if (f < 0)
         return CLI_USAGE;

@@ -1,8 +1,11 @@
 /*
  * cmd_replay.c -- `rulelab replay`: play a stored game again move by move
  * with the game's own rules, and check that every move is legal and that
- * the stored result, reason and length follow. It opens the database
- * read-only, so it is safe while a sweep is writing it.
+ * the stored result, reason and length follow. A game of a sweep with
+ * openings is set up from its opening (position, then moves, each checked
+ * too) before the agents' moves; its stored length and result are the
+ * agents' (seat 0: the side to move after the opening). It opens the
+ * database read-only, so it is safe while a sweep is writing it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,11 +14,12 @@
 #include "store.h"
 
 /* Plays the space-separated moves onto st (a state of g), each checked
- * for legality, printing each move and the board when show is set; the
- * count played goes to *plies. Returns 0, or -1 after printing "ply N:"
- * and why the move is not legal. */
+ * for legality, printing each move and the board when show is set (with
+ * the agents' seat: the game's seat xor flip); the count played goes to
+ * *plies. Returns 0, or -1 after printing "ply N:" and why the move is not
+ * legal. */
 static int replay_moves(const struct game *g, void *st, const char *moves,
-                        int show, int *plies)
+                        int show, int flip, int *plies)
 {
     char buf[64], err[256];
     *plies = 0;
@@ -36,7 +40,7 @@ static int replay_moves(const struct game *g, void *st, const char *moves,
         g->apply(st, m);
         ++*plies;
         if (show) {
-            printf("%3d. seat %d (%s): %s\n", *plies, seat,
+            printf("%3d. seat %d (%s): %s\n", *plies, seat ^ flip,
                    g->seat_side(st, seat), buf);
             cli_draw_board(g, st);
         }
@@ -51,14 +55,13 @@ static int replay_moves(const struct game *g, void *st, const char *moves,
 static int run_replay(int argc, char **argv)
 {
     const char *pos[2];
-    int show = 0, npos;
+    int show = 0;
     const struct cli_option opts[] = {{"--show", NULL, &show},
                                       {NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 2, &npos, &cmd_replay);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 2)
-        return cli_usage_error(&cmd_replay, "needs DB and GAME_ID");
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 2, &cmd_replay,
+                         "needs DB and GAME_ID", &rc))
+        return rc;
     long id;
     if (cli_parse_int(pos[1], "GAME_ID", 1, 0x7fffffffffffffffL, &id) != 0)
         return CLI_USAGE;
@@ -68,8 +71,9 @@ static int run_replay(int argc, char **argv)
     sqlite3_stmt *q;
     rc = CLI_FAIL;
     if (sqlite3_prepare_v2(store_db(st), "SELECT variant, moves, result, "
-                           "reason, plies, agent0, agent1 FROM game_view "
-                           "WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) {
+                           "reason, plies, agent0, agent1, opening_position, "
+                           "opening FROM game_view WHERE id = ?1", -1, &q,
+                           NULL) != SQLITE_OK) {
         fprintf(stderr, "rulelab replay: %s\n", sqlite3_errmsg(store_db(st)));
         store_close(st);
         return CLI_FAIL;
@@ -84,8 +88,10 @@ static int run_replay(int argc, char **argv)
     const char *result = (const char *)sqlite3_column_text(q, 2);
     const char *reason = (const char *)sqlite3_column_text(q, 3);
     int stored_plies = sqlite3_column_int(q, 4), plies;
+    const char *position = (const char *)sqlite3_column_text(q, 7);
+    const char *opening = (const char *)sqlite3_column_text(q, 8);
     if (!variant || !moves || !result || !reason || !sqlite3_column_text(q, 5)
-        || !sqlite3_column_text(q, 6)) {
+        || !sqlite3_column_text(q, 6) || !position || !opening) {
         fprintf(stderr, "rulelab replay: game %ld in %s has an empty (NULL) "
                 "column\n", id, pos[0]);
         goto done;
@@ -94,11 +100,22 @@ static int run_replay(int argc, char **argv)
            sqlite3_column_text(q, 5), sqlite3_column_text(q, 6));
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char state[GAME_MAX_STATE_SIZE];
-    if (cli_setup(variant, NULL, NULL, &v, state) != 0)
+    if (position[0] || opening[0])
+        printf("opening: %s%s%s\n", position[0] ? position : "the start",
+               opening[0] ? ", then " : "", opening);
+    if (cli_setup(variant, position[0] ? position : NULL, opening, &v, state)
+        != 0)
         goto done;
-    if (replay_moves(v.game, state, moves, show, &plies) != 0)
+    /* the seat that moves first after the opening is the agents' seat 0 */
+    int flip = v.game->to_move(state);
+    if (show && (position[0] || opening[0]))
+        cli_draw_board(v.game, state);
+    if (replay_moves(v.game, state, moves, show, flip, &plies) != 0)
         goto done;
     struct game_status s = v.game->status(state);
+    if (flip && s.outcome != GAME_DRAW && s.outcome != GAME_ONGOING)
+        s.outcome = s.outcome == GAME_WIN_SEAT0 ? GAME_WIN_SEAT1
+                                                : GAME_WIN_SEAT0;
     static const char *const results[] = {"ongoing", "seat0", "seat1", "draw"};
     int same = strcmp(results[s.outcome], result) == 0
                && strcmp(end_reason_name(s.reason), reason) == 0
@@ -118,6 +135,7 @@ const struct cli_command cmd_replay = {
     "usage: rulelab replay DB GAME_ID [--show]\n\n"
     "Replays game GAME_ID (the games.id column) move by move, checking that\n"
     "every move is legal and that the stored result, reason and length\n"
-    "follow. Exits 0 when consistent, 1 otherwise.\n\n"
+    "follow; a game with an opening is set up from it first (its length\n"
+    "counts the agents' moves). Exits 0 when consistent, 1 otherwise.\n\n"
     "  --show   print each move and the board after it\n",
     run_replay};

@@ -19,17 +19,16 @@
 static int run_report(int argc, char **argv)
 {
     const char *format = "table", *sweep = NULL, *compare = NULL, *pos[1];
-    int npos, metrics = 0;
+    int metrics = 0;
     const struct cli_option opts[] = {{"--format", &format, NULL},
                                       {"--sweep", &sweep, NULL},
                                       {"--compare", &compare, NULL},
                                       {"--metrics", NULL, &metrics},
                                       {NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_report);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1)
-        return cli_usage_error(&cmd_report, "needs a database");
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_report,
+                         "needs a database", &rc))
+        return rc;
     int f = cli_parse_format(&cmd_report, format);
     if (f < 0)
         return CLI_USAGE;
@@ -40,6 +39,19 @@ static int run_report(int argc, char **argv)
     char err[1024] = "";
     if (report_build(store_db(st), sweep, &r, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab report: %s\n", err);
+        store_close(st);
+        return CLI_FAIL;
+    }
+    if (r.n_cells && compare && !report_has_param(&r, compare)) {
+        char params[1024];
+        report_compared_params(&r, params, sizeof params);
+        fprintf(stderr, "rulelab report: --compare %s: no game of %s%s%s%s "
+                "has a parameter '%s'; parameters that can be compared: "
+                "%s\n", compare, pos[0], sweep ? " (sweep " : "",
+                sweep ? sweep : "", sweep ? ")" : "", compare,
+                params[0] ? params : "none (no two cells differ in one "
+                "parameter alone, same sweep and agents)");
+        report_free(&r);
         store_close(st);
         return CLI_FAIL;
     }
@@ -84,6 +96,8 @@ const struct cli_command cmd_report = {
     "intervals, and the length in plies (mean with a 95% interval, median).\n\n"
     "  --format F     table (default), csv, json or markdown\n"
     "  --sweep NAME   only the games of this sweep\n"
-    "  --compare PARAM  compare variants only along this parameter\n"
+    "  --compare PARAM  compare variants only along this parameter (an\n"
+    "                 error, listing those that can be, if no game of DB\n"
+    "                 has it)\n"
     "  --metrics      add the game metrics table (table, csv, markdown)\n",
     run_report};

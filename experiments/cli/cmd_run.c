@@ -23,9 +23,11 @@ static void print_cells(const struct sweep *s)
            (long long)s->n_cells * s->games_per_cell);
     for (int i = 0; i < s->n_cells; i++) {
         const struct sweep_cell *c = &s->cells[i];
-        printf("  %4d  %s  %s (%s) vs %s (%s)\n", i + 1, c->variant_text,
+        const struct openings *o = sweep_cell_openings(s, c);
+        printf("  %4d  %s  %s (%s) vs %s (%s)%s%s\n", i + 1, c->variant_text,
                s->agents[c->agent[0]].name, s->agents[c->agent[0]].spec,
-               s->agents[c->agent[1]].name, s->agents[c->agent[1]].spec);
+               s->agents[c->agent[1]].name, s->agents[c->agent[1]].spec,
+               o ? "  openings: " : "", o ? o->setting : "");
     }
     if (s->stop != STOP_NONE)
         printf("early stop: %s, at least %d games a cell\n",
@@ -46,17 +48,16 @@ static void default_db(const struct sweep *s, char *path, size_t n)
 static int run_run(int argc, char **argv)
 {
     const char *db = NULL, *threads_text = NULL, *pos[1];
-    int quiet = 0, dry_run = 0, npos;
+    int quiet = 0, dry_run = 0;
     const struct cli_option opts[] = {{"--db", &db, NULL},
                                       {"--threads", &threads_text, NULL},
                                       {"--quiet", NULL, &quiet},
                                       {"--dry-run", NULL, &dry_run},
                                       {NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_run);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1)
-        return cli_usage_error(&cmd_run, "needs a sweep file");
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_run,
+                         "needs a sweep file", &rc))
+        return rc;
     if (db && !*db)
         return cli_usage_error(&cmd_run, "--db needs a path, not an empty "
                                "string (SQLite would play into a temporary "

@@ -13,15 +13,13 @@
 static int run_show(int argc, char **argv)
 {
     const char *position = NULL, *moves = NULL, *pos[1];
-    int npos;
     const struct cli_option opts[] = {{"--position", &position, NULL},
                                       {"--moves", &moves, NULL},
                                       {NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_show);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1)
-        return cli_usage_error(&cmd_show, "needs VARIANT");
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_show,
+                         "needs VARIANT", &rc))
+        return rc;
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     if (cli_setup(pos[0], position, moves, &v, st) != 0)

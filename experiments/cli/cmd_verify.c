@@ -13,13 +13,11 @@
 static int run_verify(int argc, char **argv)
 {
     const char *pos[1];
-    int npos;
     const struct cli_option opts[] = {{NULL, NULL, NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_verify);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1)
-        return cli_usage_error(&cmd_verify, "needs a proof file");
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_verify,
+                         "needs a proof file", &rc))
+        return rc;
     FILE *f = fopen(pos[0], "r");
     if (!f) {
         perror(pos[0]);

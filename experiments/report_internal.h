@@ -1,0 +1,44 @@
+/*
+ * report_internal.h -- what the parts of the report share, and nothing
+ * else includes: report.c (the cells, variants, pairs and claims, and
+ * report_print), report_compare.c (variants compared: adjacent values and
+ * trends), report_metrics.c (the game metrics per cell) and
+ * report_table.c (the table and JSON primitives). The public contract is
+ * report.h.
+ */
+#ifndef RULELAB_REPORT_INTERNAL_H
+#define RULELAB_REPORT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+/* Fills r->compares and r->trends from r->cells (report.h defines what
+ * is compared). Returns 0, or -1 if memory could not be had. */
+int report_build_compared(struct report *r);
+
+/* The comparison and trend tables (f not REPORT_JSON), and both as the
+ * JSON members ",\n  \"compared\": [...],\n  \"trends\": [...]". */
+void report_print_compared(const struct report *r, enum report_format f,
+                           FILE *out);
+void report_print_trends(const struct report *r, enum report_format f,
+                         FILE *out);
+void report_json_compared(const struct report *r, FILE *out);
+
+/* The game metrics table (f not REPORT_JSON), and the JSON member
+ * ",\n  \"metrics\": [...]". */
+void report_print_metrics(const struct report *r, enum report_format f,
+                          FILE *out);
+void report_json_metrics(const struct report *r, FILE *out);
+
+/* A section's title: "### title" (Markdown), the title (table), or
+ * "# csv_name" (CSV). */
+void report_section_title(const char *title, const char *csv_name,
+                          enum report_format f, FILE *out);
+
+/* A table of n_rows rows under headers (n_columns of them), its cells
+ * zeroed. Returns 0, or -1 if memory could not be had. */
+int report_table_new(struct report_table *t, const char *const *headers,
+                     int n_columns, int n_rows);
+
+#endif

@@ -32,6 +32,7 @@
 #include "agent.h"
 #include "game.h"
 #include "rng.h"
+#include "random_positions.h"
 #include "solver.h"
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
@@ -314,114 +315,7 @@ static void test_material_sign(void **state)
 
 /* ---- random positions ------------------------------------------------- */
 
-/* Writes the board rows (top rank first) of a files x ranks grid of
- * piece letters ('.' empty) as position text. */
-static void board_text(const char *grid, int files, int ranks, char *out)
-{
-    char *p = out;
-    for (int r = ranks - 1; r >= 0; r--) {
-        int empty = 0;
-        for (int f = 0; f < files; f++) {
-            char c = grid[r * files + f];
-            if (c == '.') {
-                empty++;
-                continue;
-            }
-            if (empty)
-                p += sprintf(p, "%d", empty);
-            empty = 0;
-            *p++ = c;
-        }
-        if (empty)
-            p += sprintf(p, "%d", empty);
-        if (r)
-            *p++ = '/';
-    }
-    *p = '\0';
-}
-
-/* A random empty square for piece (tafl: not a corner, the throne only
- * for the king). */
-static void place(struct rng *r, char *grid, int files, int ranks, int tafl,
-                  char piece)
-{
-    for (;;) {
-        int sq = (int)rng_below(r, (uint32_t)(files * ranks));
-        int f = sq % files, rk = sq / files;
-        int corner = tafl && (f == 0 || f == 8) && (rk == 0 || rk == 8);
-        int throne = tafl && sq == 40 && piece != 'k';
-        if (grid[sq] == '.' && !corner && !throne) {
-            grid[sq] = piece;
-            return;
-        }
-    }
-}
-
-/* A small random position as text for game 0 (tafl), 1 (serbest) or 2
- * (jetan): the kings / Chiefs and Princesses and a few pieces. */
-static void random_text(int game, struct rng *r, char *text)
-{
-    char grid[100];
-    memset(grid, '.', sizeof grid);
-    if (game == 0) {
-        place(r, grid, 9, 9, 1, 'k');
-        int nd = (int)rng_below(r, 3), na = 2 + (int)rng_below(r, 4);
-        for (int i = 0; i < nd; i++)
-            place(r, grid, 9, 9, 1, 'd');
-        for (int i = 0; i < na; i++)
-            place(r, grid, 9, 9, 1, 'a');
-        board_text(grid, 9, 9, text);
-        strcat(text, rng_below(r, 2) ? " a" : " d");
-    } else if (game == 1) {
-        static const char kinds[] = "QRBNPS";
-        grid[(5 + rng_below(r, 4)) * 10 + rng_below(r, 10)] = 'K';
-        grid[(1 + rng_below(r, 4)) * 10 + rng_below(r, 10)] = 'k';
-        for (int side = 0; side < 2; side++)
-            for (int i = (int)rng_below(r, 3); i > 0; i--) {
-                char c = kinds[rng_below(r, 6)];
-                place(r, grid, 10, 10, 0, side ? (char)(c + 32) : c);
-            }
-        board_text(grid, 10, 10, text);
-        strcat(text, rng_below(r, 2) ? "[] w" : "[] b");
-    } else {
-        static const char kinds[] = "FDAWTN";
-        for (int side = 0; side < 2; side++) {
-            place(r, grid, 10, 10, 0, side ? 'c' : 'C');
-            place(r, grid, 10, 10, 0, side ? 'p' : 'P');
-            for (int i = (int)rng_below(r, 3); i > 0; i--) {
-                char k = kinds[rng_below(r, 6)];
-                place(r, grid, 10, 10, 0, side ? (char)(k + 32) : k);
-            }
-        }
-        board_text(grid, 10, 10, text);
-        strcat(text, rng_below(r, 2) ? " b -" : " o -");
-    }
-}
-
 static const char *const game_names[3] = {"tafl", "serbest", "jetan"};
-
-/* A random small position of game (see random_text) and 0-3 random plies
- * after it, not over. */
-static void random_small(int game, struct rng *r, struct variant *v, void *st)
-{
-    char text[256], err[256];
-    for (;;) {
-        random_text(game, r, text);
-        if (variant_parse(game_names[game], v, err, sizeof err) != 0)
-            fail_msg("%s", err);
-        if (game_setup(v, st, text, NULL, err, sizeof err) != 0)
-            continue;
-        const struct game *g = v->game;
-        for (int i = (int)rng_below(r, 4);
-             i > 0 && g->status(st).outcome == GAME_ONGOING; i--) {
-            move_t moves[GAME_MAX_MOVES];
-            int n = g->legal_moves(st, moves);
-            g->apply(st, moves[rng_below(r, (uint32_t)n)]);
-        }
-        if (g->status(st).outcome == GAME_ONGOING)
-            return;
-    }
-}
 
 /* ab at depth d without quiescence proves a win iff the solver proves
  * one within d plies, with the fastest win's score; at depth 2 it proves
@@ -438,7 +332,7 @@ static void test_solver_agreement(void **state)
             struct variant v;
             _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
             char text[512];
-            random_small(game, &r, &v, st);
+            random_position(game, &r, &v, st);
             const struct game *g = v.game;
             g->to_text(st, text, sizeof text);
             int shortest = 0;
@@ -516,7 +410,7 @@ static void test_table_changes_nothing(void **state)
             struct variant v;
             _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
             if (i % 2)
-                random_small(game, &r, &v, st);
+                random_position(game, &r, &v, st);
             else
                 random_midgame(game, &r, 20 + (int)rng_below(&r, 40), &v, st);
             char with[96], without[96], text[4096];
@@ -557,7 +451,10 @@ static void test_table_sees_counters(void **state)
             _Alignas(GAME_STATE_ALIGN) unsigned char late[GAME_MAX_STATE_SIZE];
             char text[512], err[256];
             do {
-                random_text(game, &r, text);
+                if (game == 0)
+                    random_tafl(&r, text);
+                else
+                    random_serbest(&r, text);
                 if (variant_parse(game_names[game], &v, err, sizeof err) != 0)
                     fail_msg("%s", err);
             } while (game_setup(&v, st, text, NULL, err, sizeof err) != 0

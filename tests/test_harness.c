@@ -56,10 +56,13 @@ static void test_sweep_expands(void **state)
     assert_int_equal(s.seed, 7);
     assert_int_equal(s.games_per_cell, 6);
     assert_int_equal(s.n_agents, 2);
+    /* every own parameter of mcts (agents/mcts.c), sorted, defaults
+     * filled in; the evaluation weights only off their defaults */
     assert_string_equal(s.agents[1].spec,
-                        "mcts(c=1.4,decisive=1,iterations=8,max_mb=64,"
-                        "max_nodes=0,ms=0,playout=random,playout_cap=0,"
-                        "reuse=1,solver=1)");
+                        "mcts(bias=0,c=1.4,decisive=1,epsilon=0.1,eval_cut=0,"
+                        "eval_scale=200,iterations=8,max_mb=64,max_nodes=0,"
+                        "ms=0,playout=random,playout_cap=0,prior=capture,"
+                        "reuse=1,solver=1,widen=0)");
     /* tafl x 2 values x 2 orders, then jetan x 1 x 2 */
     assert_int_equal(s.n_cells, 6);
     assert_non_null(strstr(s.cells[0].variant_text, "first=attackers"));

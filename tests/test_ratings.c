@@ -583,7 +583,7 @@ static void test_database_ratings(void **state)
     assert_int_equal(ratings_build(db, NULL, "nobody", 0, &r, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "no agent 'nobody'"));
-    assert_non_null(strstr(err, "w = mcts(c=1.4,"));
+    assert_non_null(strstr(err, "w = mcts(bias=0,c=1.4,"));
     assert_non_null(strstr(err, "r = random"));
     /* no transaction is left open */
     assert_int_equal(sqlite3_get_autocommit(db), 1);

@@ -175,6 +175,23 @@ static int add_game(struct pool *p, const struct variant *v, const char *moves,
     return 0;
 }
 
+/* Whether the sweep's games start from openings (a database whose games
+ * have an opening column, schema 3 on): they are replayed from the start
+ * here, so such a sweep is refused rather than misread. An older
+ * database, without the column, has none. */
+static int has_openings(sqlite3 *db, const char *sweep)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM game_view WHERE sweep = ?1"
+                           " AND (opening <> '' OR opening_position <> '')"
+                           " LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+    int found = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    return found;
+}
+
 /* Reads the sweep's games of g, in the fixed order, into p. */
 static int read_games(sqlite3 *db, const char *sweep, const struct plan *pl,
                       const struct game *g, struct pool *p, int *games,
@@ -183,6 +200,9 @@ static int read_games(sqlite3 *db, const char *sweep, const struct plan *pl,
     sqlite3_stmt *q;
     int rc;
     *games = 0;
+    if (has_openings(db, sweep))
+        return game_error(err, errsz, "sweep %s has games that start from "
+                          "openings: not supported", sweep);
     if (sqlite3_prepare_v2(db, "SELECT variant, agent0_name, agent1_name,"
                            " game_index, moves, winner_seat FROM game_view"
                            " WHERE sweep = ?1"

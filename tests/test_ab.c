@@ -32,6 +32,7 @@
 #include "agent.h"
 #include "game.h"
 #include "rng.h"
+#include "agent_helpers.h"
 #include "random_positions.h"
 #include "solver.h"
 
@@ -72,27 +73,19 @@ void *__wrap_realloc(void *p, size_t size)
 
 /* ---- helpers ---------------------------------------------------------- */
 
-struct position {
+/* A position with a known forced win (or loss) in `plies`. */
+struct known_position {
     const char *variant, *text;
     int plies;
 };
 
-static void setup(const char *variant, const char *text, struct variant *v,
-                  void *st)
+static void setup_text(const char *variant, const char *text,
+                       struct variant *v, void *st)
 {
     char err[512];
     if (variant_parse(variant, v, err, sizeof err) != 0
         || game_setup(v, st, text, NULL, err, sizeof err) != 0)
         fail_msg("%s %s: %s", variant, text, err);
-}
-
-static struct agent *make_agent(const char *spec, uint64_t seed)
-{
-    struct agent *a;
-    char err[4096];
-    if (agent_create(spec, seed, &a, err, sizeof err) != 0)
-        fail_msg("%s: %s", spec, err);
-    return a;
 }
 
 static enum game_outcome win_of(int seat)
@@ -189,7 +182,7 @@ static move_t search(const char *spec, uint64_t seed, const struct game *g,
 /* ---- forced wins ------------------------------------------------------ */
 
 /* The side to move wins in exactly `plies` (test_solver.c derives each). */
-static const struct position wins[] = {
+static const struct known_position wins[] = {
     /* tafl: the king on b1 steps into the corner a1 */
     {"tafl", "9/9/9/a8/a8/9/9/9/1k5a1 d", 1},
     /* tafl: the king on e2 reaches rank 1 with two corners to run to */
@@ -216,12 +209,12 @@ static void test_forced_wins(void **state)
 {
     (void)state;
     for (size_t i = 0; i < COUNT(wins); i++) {
-        const struct position *p = &wins[i];
+        const struct known_position *p = &wins[i];
         struct variant v;
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
         char spec[128];
         struct ab_info info;
-        setup(p->variant, p->text, &v, st);
+        setup_text(p->variant, p->text, &v, st);
         const struct game *g = v.game;
         /* the reference: a win within plies and none within plies - 2 */
         assert_true(solver_wins(g, st, p->plies));
@@ -258,7 +251,7 @@ static void test_forced_wins(void **state)
 
 /* The side to move loses in two: the win in 3 positions after the
  * winner's first move (every reply allows a win in one). */
-static const struct position lost[] = {
+static const struct known_position lost[] = {
     {"tafl", "4a4/9/9/a7a/9/9/9/9/4k4 a", 2}, /* attackers, seat 0 */
     {"serbest", "10/4K4k/10/10/10/10/10/10/10/10[] b", 2}, /* seat 1 */
     {"jetan", "c8p/10/7C2/10/10/10/10/10/10/P9 o -", 2}, /* seat 1 */
@@ -270,11 +263,11 @@ static void test_lost_positions(void **state)
 {
     (void)state;
     for (size_t i = 0; i < COUNT(lost); i++) {
-        const struct position *p = &lost[i];
+        const struct known_position *p = &lost[i];
         struct variant v;
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
         struct ab_info info;
-        setup(p->variant, p->text, &v, st);
+        setup_text(p->variant, p->text, &v, st);
         assert_true(lost_in_two(v.game, st));
         struct agent *a = make_agent("ab(depth=2,nodes=0)", 3);
         agent_choose(a, v.game, st);
@@ -303,7 +296,7 @@ static void test_material_sign(void **state)
     for (size_t i = 0; i < COUNT(texts); i++) {
         struct variant v;
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-        setup("serbest", texts[i], &v, st);
+        setup_text("serbest", texts[i], &v, st);
         struct agent *a = make_agent("ab(depth=2,nodes=0)", 1);
         agent_choose(a, v.game, st);
         int ahead = i % 2 == 0;
@@ -491,7 +484,7 @@ static void test_table_across_moves(void **state)
 {
     (void)state;
     for (size_t i = 0; i < COUNT(wins); i++) {
-        const struct position *p = &wins[i];
+        const struct known_position *p = &wins[i];
         if (p->plies != 5)
             continue;
         struct variant v;
@@ -499,7 +492,7 @@ static void test_table_across_moves(void **state)
         _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
         move_t replies[GAME_MAX_MOVES];
         struct ab_info info;
-        setup(p->variant, p->text, &v, st);
+        setup_text(p->variant, p->text, &v, st);
         const struct game *g = v.game;
         struct agent *a = make_agent("ab(depth=5,nodes=0)", 1);
         move_t m = agent_choose(a, g, st);
@@ -563,7 +556,7 @@ static void test_memory_cap(void **state)
         /* beside ab's own: the struct agent, and a few bytes of slack */
         if (bytes > ab_memory_bytes(60, 8, 1) + sizeof(struct agent) + 64)
             fail_msg("%zu bytes, ab.h: %zu", bytes, ab_memory_bytes(60, 8, 1));
-        setup(game_names[game], NULL, &v, st);
+        setup_text(game_names[game], NULL, &v, st);
         for (int ply = 0; ply < 30 && v.game->status(st).outcome == GAME_ONGOING;
              ply++) {
             counted_calls = 0;
@@ -584,7 +577,7 @@ static int self_play(const char *spec, uint64_t seed, int game, int plies,
 {
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    setup(game_names[game], NULL, &v, st);
+    setup_text(game_names[game], NULL, &v, st);
     struct agent *a = make_agent(spec, seed), *b = make_agent(spec, seed + 1);
     int n = 0;
     *nodes = 0;
@@ -638,7 +631,7 @@ static void test_budgets(void **state)
         struct variant v;
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
         move_t moves[GAME_MAX_MOVES];
-        setup(game_names[game], NULL, &v, st);
+        setup_text(game_names[game], NULL, &v, st);
         int n = v.game->legal_moves(st, moves), legal = 0;
         struct agent *a = make_agent("ab(ms=1,nodes=0)", 2);
         move_t m = agent_choose(a, v.game, st);

@@ -16,35 +16,8 @@
 #include "agent.h"
 #include "game.h"
 #include "mcts_node.h"
+#include "agent_helpers.h"
 #include "serbest.h"
-
-/* A position of a game, for the tests below. */
-struct position {
-    const char *variant, *text;
-};
-
-static void setup(const struct position *p, struct variant *v, void *st)
-{
-    char err[512];
-    if (variant_parse(p->variant, v, err, sizeof err) != 0)
-        fail_msg("%s: %s", p->variant, err);
-    /* Serbest positions here may leave out a king (see
-     * serbest_from_text_fragment). */
-    int rc = v->game == &serbest_game
-             ? serbest_from_text_fragment(st, v, p->text, err, sizeof err)
-             : game_setup(v, st, p->text, NULL, err, sizeof err);
-    if (rc != 0)
-        fail_msg("%s %s: %s", p->variant, p->text, err);
-}
-
-static struct agent *make_agent(const char *spec, uint64_t seed)
-{
-    struct agent *a;
-    char err[4096];
-    if (agent_create(spec, seed, &a, err, sizeof err) != 0)
-        fail_msg("%s: %s", spec, err);
-    return a;
-}
 
 /* Whether the side to move in st can win at once. */
 static int has_win_in_one(const struct game *g, const void *st)

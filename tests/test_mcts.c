@@ -20,35 +20,10 @@
 #include "eval.h"
 #include "game.h"
 #include "playout.h"
+#include "agent_helpers.h"
 #include "serbest.h"
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
-
-struct position {
-    const char *variant, *text;
-};
-
-static void setup(const struct position *p, struct variant *v, void *st)
-{
-    char err[512];
-    if (variant_parse(p->variant, v, err, sizeof err) != 0)
-        fail_msg("%s: %s", p->variant, err);
-    /* Serbest positions here may leave out a king */
-    int rc = v->game == &serbest_game
-             ? serbest_from_text_fragment(st, v, p->text, err, sizeof err)
-             : game_setup(v, st, p->text, NULL, err, sizeof err);
-    if (rc != 0)
-        fail_msg("%s %s: %s", p->variant, p->text, err);
-}
-
-static struct agent *make_agent(const char *spec, uint64_t seed)
-{
-    struct agent *a;
-    char err[4096];
-    if (agent_create(spec, seed, &a, err, sizeof err) != 0)
-        fail_msg("%s: %s", spec, err);
-    return a;
-}
 
 static const struct playout_policy *policy(const char *name)
 {

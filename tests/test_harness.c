@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "db_helpers.h"
 #include "report.h"
 #include "runner.h"
 #include "stats.h"
@@ -135,27 +136,6 @@ static void test_sweep_errors(void **state)
 
 /* ---- the store and the runner ------------------------------------------ */
 
-static void temp_db(char *path, size_t n)
-{
-    snprintf(path, n, "/tmp/rulelab_test_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    unlink(path);
-}
-
-static void remove_db(const char *path)
-{
-    char side[600];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s.lock", path);
-    unlink(side);
-}
-
 static void run_into(const char *text, const char *path, int threads,
                      struct run_result *r)
 {
@@ -172,37 +152,6 @@ static void run_into(const char *text, const char *path, int threads,
     sweep_free(&s);
 }
 
-/* Every stored row but the timing columns, one line per game, in order. */
-static char *rows_of(const char *path)
-{
-    struct store *st;
-    char err[512];
-    if (store_open(path, 1, &st, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    sqlite3_stmt *q;
-    assert_int_equal(sqlite3_prepare_v2(store_db(st),
-        "SELECT variant, agent0, agent1, game_index, seed, side0, side1, "
-        "result, winner_seat, reason, plies, moves FROM game_view "
-        "ORDER BY variant, agent0, agent1, game_index", -1, &q, NULL),
-        SQLITE_OK);
-    size_t len = 0, cap = 1 << 16;
-    char *out = malloc(cap);
-    out[0] = '\0';
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        for (int c = 0; c < 12; c++) {
-            const char *t = (const char *)sqlite3_column_text(q, c);
-            size_t need = len + (t ? strlen(t) : 4) + 2;
-            if (need >= cap)
-                out = realloc(out, cap = 2 * need);
-            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
-                                   c == 11 ? '\n' : '|');
-        }
-    }
-    sqlite3_finalize(q);
-    store_close(st);
-    return out;
-}
-
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -216,20 +165,20 @@ static void test_same_rows_on_one_and_two_threads(void **state)
     (void)state;
     char one[64], two[64];
     struct run_result r1, r2, again;
-    temp_db(one, sizeof one);
-    temp_db(two, sizeof two);
+    db_temp_path(one, sizeof one);
+    db_temp_path(two, sizeof two);
     run_into(small_sweep, one, 1, &r1);
     run_into(small_sweep, two, 2, &r2);
     assert_int_equal(r1.total, 36);
     assert_int_equal(r1.played, 36);
     assert_int_equal(r2.played, 36);
-    char *a = rows_of(one), *b = rows_of(two);
+    char *a = db_game_rows(one), *b = db_game_rows(two);
     assert_int_equal(count_lines(a), 36);
     assert_string_equal(a, b);
     /* running it again resumes: nothing left, nothing duplicated */
     run_into(small_sweep, two, 2, &again);
     assert_int_equal(again.total, 0);
-    char *c = rows_of(two);
+    char *c = db_game_rows(two);
     assert_string_equal(a, c);
     /* stored games replay to their stored results */
     struct store *st;
@@ -256,8 +205,8 @@ static void test_same_rows_on_one_and_two_threads(void **state)
     free(a);
     free(b);
     free(c);
-    remove_db(one);
-    remove_db(two);
+    db_remove(one);
+    db_remove(two);
 }
 
 static void test_early_stop_is_deterministic(void **state)
@@ -273,11 +222,11 @@ static void test_early_stop_is_deterministic(void **state)
         "[matchups]\npairs = a vs b\n";
     char one[64], two[64];
     struct run_result r1, r2;
-    temp_db(one, sizeof one);
-    temp_db(two, sizeof two);
+    db_temp_path(one, sizeof one);
+    db_temp_path(two, sizeof two);
     run_into(text, one, 1, &r1);
     run_into(text, two, 2, &r2);
-    char *a = rows_of(one), *b = rows_of(two);
+    char *a = db_game_rows(one), *b = db_game_rows(two);
     assert_string_equal(a, b);
     /* both cells stopped early, after the same games */
     assert_true(count_lines(a) < 80);
@@ -296,8 +245,8 @@ static void test_early_stop_is_deterministic(void **state)
     store_close(st);
     free(a);
     free(b);
-    remove_db(one);
-    remove_db(two);
+    db_remove(one);
+    db_remove(two);
 }
 
 /* ---- the report against a hand computation ---------------------------- */
@@ -322,7 +271,7 @@ static void test_report_matches_hand_computation(void **state)
     struct sweep s;
     load(text, &s);
     char path[64], err[512];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     struct store *st;
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
     int64_t ids[2];
@@ -383,7 +332,7 @@ static void test_report_matches_hand_computation(void **state)
     report_free(&r);
     store_close(st);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 int main(void)

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "db_helpers.h"
 #include "report.h"
 #include "runner.h"
 #include "store.h"
@@ -63,18 +64,6 @@ static void temp_db(char *path, size_t n)
     snprintf(path, n, "%s/db%d", dir, count++);
 }
 
-static void remove_db(const char *path)
-{
-    char side[600];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s.lock", path);
-    unlink(side);
-}
-
 /* Parses text as the sweep file dir/t.ini, so its openings files are
  * found in dir. */
 static int parse(const char *text, struct sweep *s, char *err, size_t n)
@@ -100,38 +89,6 @@ static void expect_bad(const char *text, const char *needle)
         fail_msg("accepted, expected an error with '%s'", needle);
     if (!strstr(err, needle))
         fail_msg("error '%s' lacks '%s'", err, needle);
-}
-
-/* The first row's columns of a query, joined by '|' (NULL as "NULL"),
- * rows by newlines; the caller frees it. */
-static char *rows(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
-    size_t len = 0, cap = 1 << 16;
-    char *out = malloc(cap);
-    assert_non_null(out);
-    out[0] = '\0';
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        int n = sqlite3_column_count(q);
-        for (int c = 0; c < n; c++) {
-            const char *t = (const char *)sqlite3_column_text(q, c);
-            size_t need = len + (t ? strlen(t) : 4) + 2;
-            if (need >= cap) {
-                out = realloc(out, cap = 2 * need);
-                assert_non_null(out);
-            }
-            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
-                                   c == n - 1 ? '\n' : '|');
-        }
-    }
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return out;
 }
 
 /* Plays s into a new database at path on `threads` threads. */
@@ -290,13 +247,13 @@ static void test_same_openings_on_one_and_two_threads(void **state)
     temp_db(two, sizeof two);
     run(&s, one, 1);
     run(&s, two, 2);
-    char *a = rows(one, played), *b = rows(two, played);
+    char *a = db_rows(one, played), *b = db_rows(two, played);
     assert_string_equal(a, b);
     free(a);
     free(b);
     /* every opening is 3 legal plies from the start: game_setup replays
      * them with the rules' own legality check */
-    char *o = rows(one, "SELECT opening FROM games");
+    char *o = db_rows(one, "SELECT opening FROM games");
     int n = 0;
     for (char *line = strtok(o, "\n"); line; line = strtok(NULL, "\n"), n++) {
         struct variant v;
@@ -314,8 +271,8 @@ static void test_same_openings_on_one_and_two_threads(void **state)
     assert_int_equal(n, 10); /* 2 cells x 5 games */
     free(o);
     sweep_free(&s);
-    remove_db(one);
-    remove_db(two);
+    db_remove(one);
+    db_remove(two);
 }
 
 /* A sweep of 3 games a cell resumed with 5 holds what a run of 5 holds. */
@@ -333,14 +290,14 @@ static void test_resume_plays_the_same_openings(void **state)
     run(&three, resumed, 2);
     run(&five, resumed, 1);
     run(&five, fresh, 2);
-    char *a = rows(resumed, played), *b = rows(fresh, played);
+    char *a = db_rows(resumed, played), *b = db_rows(fresh, played);
     assert_string_equal(a, b);
     free(a);
     free(b);
     sweep_free(&three);
     sweep_free(&five);
-    remove_db(resumed);
-    remove_db(fresh);
+    db_remove(resumed);
+    db_remove(fresh);
 }
 
 static void test_pairs_share_the_opening_with_seats_swapped(void **state)
@@ -352,7 +309,7 @@ static void test_pairs_share_the_opening_with_seats_swapped(void **state)
     temp_db(path, sizeof path);
     run(&s, path, 2);
     /* game i of a vs b and game i of b vs a: one opening, one pair id */
-    char *pairs = rows(path, "SELECT COUNT(*), COUNT(DISTINCT g.opening),"
+    char *pairs = db_rows(path, "SELECT COUNT(*), COUNT(DISTINCT g.opening),"
                        " COUNT(DISTINCT g.pair_id), MIN(c.agent0_name),"
                        " MAX(c.agent0_name) FROM games g JOIN cells c ON"
                        " c.id = g.cell_id GROUP BY g.game_index");
@@ -360,23 +317,23 @@ static void test_pairs_share_the_opening_with_seats_swapped(void **state)
                                "2|1|1|a|b\n");
     free(pairs);
     /* five pairs, five pair ids */
-    char *ids = rows(path, "SELECT COUNT(DISTINCT pair_id) FROM games");
+    char *ids = db_rows(path, "SELECT COUNT(DISTINCT pair_id) FROM games");
     assert_string_equal(ids, "5\n");
     free(ids);
     /* after 3 opening plies (attackers, defenders, attackers: RULES.md) the
      * defenders move, and the agents' seat 0 plays them */
-    char *sides = rows(path, "SELECT DISTINCT side0, side1 FROM games");
+    char *sides = db_rows(path, "SELECT DISTINCT side0, side1 FROM games");
     assert_string_equal(sides, "defenders|attackers\n");
     free(sides);
     /* plies are the agents': 3 opening plies + plies = the cap of 30 for a
      * game the cap ended */
-    char *capped = rows(path, "SELECT DISTINCT plies FROM games WHERE"
+    char *capped = db_rows(path, "SELECT DISTINCT plies FROM games WHERE"
                         " reason = 'ply_cap'");
     if (capped[0])
         assert_string_equal(capped, "27\n");
     free(capped);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 static void test_file_openings_in_order(void **state)
@@ -395,7 +352,7 @@ static void test_file_openings_in_order(void **state)
     /* game i plays line i mod 3: game 3 plays line 1 again; after the one
      * attacker ply of line 2, and in line 3's position with d to move, the
      * defenders are seat 0 */
-    char *got = rows(path, "SELECT game_index, opening, opening_position,"
+    char *got = db_rows(path, "SELECT game_index, opening, opening_position,"
                      " side0 FROM games ORDER BY game_index");
     assert_string_equal(got, "0|d1c1 g5g7||attackers\n"
                              "1|d1c1||defenders\n"
@@ -403,12 +360,12 @@ static void test_file_openings_in_order(void **state)
                              "3|d1c1 g5g7||attackers\n");
     free(got);
     /* pair ids with orders = given: one game a pair, still its own id */
-    char *ids = rows(path, "SELECT COUNT(DISTINCT pair_id), COUNT(pair_id)"
+    char *ids = db_rows(path, "SELECT COUNT(DISTINCT pair_id), COUNT(pair_id)"
                      " FROM games");
     assert_string_equal(ids, "4|4\n");
     free(ids);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* Without openings the games are those of a sweep file that never heard
@@ -430,7 +387,7 @@ static void test_no_openings_is_as_before(void **state)
     char path[128];
     temp_db(path, sizeof path);
     run(&without, path, 1);
-    char *got = rows(path, "SELECT COUNT(*), SUM(opening = ''), SUM(pair_id"
+    char *got = db_rows(path, "SELECT COUNT(*), SUM(opening = ''), SUM(pair_id"
                      " IS NULL), SUM(opening_position = ''), MAX(openings)"
                      " FROM game_view");
     assert_string_equal(got, "10|10|10|10|\n");
@@ -446,7 +403,7 @@ static void test_no_openings_is_as_before(void **state)
                                 "says openings = random_plies:3"));
     assert_non_null(strstr(err, "give the sweep a new seed or name"));
     store_close(st);
-    remove_db(path);
+    db_remove(path);
     /* and the other way round */
     temp_db(path, sizeof path);
     run(&with, path, 1);
@@ -456,7 +413,7 @@ static void test_no_openings_is_as_before(void **state)
     assert_non_null(strstr(err, "with openings = random_plies:3, and this "
                                 "sweep file says openings = none"));
     store_close(st);
-    remove_db(path);
+    db_remove(path);
     sweep_free(&with);
     sweep_free(&without);
 }
@@ -485,14 +442,14 @@ static void test_version_1_database_migrates(void **state)
     store_close(st);
     /* its 6 games (tests/fixtures/cbdcb07.ini: 2 cells x 3) were played
      * from the start: no opening, no pair */
-    char *got = rows(path, "SELECT COUNT(*), SUM(opening = ''),"
+    char *got = db_rows(path, "SELECT COUNT(*), SUM(opening = ''),"
                      " SUM(opening_position = ''), SUM(pair_id IS NULL),"
                      " (SELECT COUNT(*) FROM cells WHERE openings = ''),"
                      " (SELECT value FROM meta WHERE key = 'schema_version')"
                      " FROM game_view");
     assert_string_equal(got, "6|6|6|6|2|3\n");
     free(got);
-    remove_db(path);
+    db_remove(path);
 }
 
 static void test_report_counts_distinct_games(void **state)
@@ -550,7 +507,7 @@ static void test_report_counts_distinct_games(void **state)
     report_free(&r);
     store_close(st);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 static int remove_dir(void **state)

@@ -33,6 +33,7 @@
 
 #include <cmocka.h>
 
+#include "db_helpers.h"
 #include "report.h"
 #include "runner.h"
 #include "stats.h"
@@ -605,44 +606,11 @@ static void run_into(const char *text, const char *path, int threads,
  * then each cell's early stop. */
 static char *rows_of(const char *path)
 {
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    sqlite3_stmt *q;
-    assert_int_equal(sqlite3_prepare_v2(db,
-        "SELECT variant, agent0, agent1, game_index, seed, side0, side1, "
-        "result, winner_seat, reason, plies, moves FROM game_view UNION ALL "
+    return db_rows(path, DB_GAME_COLUMNS " UNION ALL "
         "SELECT v.canonical, a0.spec, a1.spec, -1, c.stopped_at, '', '', '',"
         " '', '', '', '' FROM cells c JOIN variants v ON v.id = c.variant_id"
         " JOIN agents a0 ON a0.id = c.agent0_id JOIN agents a1"
-        " ON a1.id = c.agent1_id ORDER BY 1, 2, 3, 4", -1, &q, NULL),
-        SQLITE_OK);
-    size_t len = 0, cap = 1 << 16;
-    char *out = malloc(cap);
-    out[0] = '\0';
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        for (int c = 0; c < 12; c++) {
-            const char *t = (const char *)sqlite3_column_text(q, c);
-            size_t need = len + (t ? strlen(t) : 4) + 2;
-            if (need >= cap)
-                out = realloc(out, cap = 2 * need);
-            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
-                                   c == 11 ? '\n' : '|');
-        }
-    }
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return out;
-}
-
-static void remove_db(const char *path)
-{
-    char side[600];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
+        " ON a1.id = c.agent1_id ORDER BY 1, 2, 3, 4");
 }
 
 static void test_sprt_rows_same_on_one_and_two_threads(void **state)
@@ -686,8 +654,8 @@ static void test_sprt_rows_same_on_one_and_two_threads(void **state)
     sqlite3_close(db);
     free(a);
     free(b);
-    remove_db(one);
-    remove_db(two);
+    db_remove(one);
+    db_remove(two);
     rmdir(dir);
 }
 

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "db_helpers.h"
 #include "agent.h"
 #include "runner.h"
 #include "store.h"
@@ -43,79 +44,11 @@ static char *read_file(const char *path)
     return text;
 }
 
-static void temp_db(char *path, size_t n)
-{
-    snprintf(path, n, "/tmp/rulelab_test_store_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    unlink(path);
-}
-
-static void remove_db(const char *path)
-{
-    char side[600];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s.lock", path);
-    unlink(side);
-}
-
-/* Runs sql on the database at path with the plain SQLite API. */
-static void raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    char *msg = NULL;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-        fail_msg("%s: %s", sql, msg);
-    sqlite3_close(db);
-}
-
-/* The rows of a query, one line each, columns joined by '|'. */
-static char *raw_rows(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
-    size_t len = 0, cap = 1 << 16;
-    char *out = malloc(cap);
-    out[0] = '\0';
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        int n = sqlite3_column_count(q);
-        for (int c = 0; c < n; c++) {
-            const char *t = (const char *)sqlite3_column_text(q, c);
-            size_t need = len + (t ? strlen(t) : 4) + 2;
-            if (need >= cap)
-                out = realloc(out, cap = 2 * need);
-            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
-                                   c == n - 1 ? '\n' : '|');
-        }
-    }
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return out;
-}
-
-static long raw_count(const char *path, const char *sql)
-{
-    char *rows = raw_rows(path, sql);
-    long n = atol(rows);
-    free(rows);
-    return n;
-}
-
 /* A database as release cbdcb07 left it, at path. */
 static void make_fixture_db(const char *path)
 {
     char *sql = read_file(RULELAB_FIXTURES "/cbdcb07.sql");
-    raw_exec(path, sql);
+    db_exec(path, sql);
     free(sql);
 }
 
@@ -149,7 +82,7 @@ static char *all_v1_rows(const char *path)
         size_t n = end ? (size_t)(end - sql) : strlen(sql);
         char one[512];
         snprintf(one, sizeof one, "%.*s", (int)n, sql);
-        char *rows = raw_rows(path, one);
+        char *rows = db_rows(path, one);
         out = realloc(out, strlen(out) + strlen(rows) + 2);
         strcat(out, rows);
         strcat(out, "#");
@@ -188,17 +121,17 @@ static void test_fixture_migrates_and_resumes(void **state)
 {
     (void)state;
     char path[64], err[1024];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     make_fixture_db(path);
-    assert_int_equal(raw_count(path, "SELECT value FROM meta"), 1);
+    assert_int_equal(db_count(path, "SELECT value FROM meta"), 1);
     char *before = all_v1_rows(path);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM games"), 6);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM games"), 6);
 
     struct store *st;
     if (store_open(path, 0, &st, err, sizeof err) != 0)
         fail_msg("%s", err);
     store_close(st);
-    assert_int_equal(raw_count(path, "SELECT value FROM meta WHERE key = "
+    assert_int_equal(db_count(path, "SELECT value FROM meta WHERE key = "
                                "'schema_version'"), STORE_SCHEMA_VERSION);
     char *after = all_v1_rows(path);
     assert_string_equal(before, after);
@@ -219,12 +152,12 @@ static void test_fixture_migrates_and_resumes(void **state)
     assert_int_equal(ids[0], 1);
     assert_int_equal(ids[1], 2);
     store_close(st);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells"), 2);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM games"), 6);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM cells"), 2);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM games"), 6);
     char *again = all_v1_rows(path);
     /* only the runs table grew: two more runs, with 0 games */
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM runs"), 3);
-    assert_int_equal(raw_count(path, "SELECT SUM(games) FROM runs WHERE "
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM runs"), 3);
+    assert_int_equal(db_count(path, "SELECT SUM(games) FROM runs WHERE "
                                "id > 1"), 0);
     /* ... and every other row is as cbdcb07 wrote it, but for the spec
      * text of mcts: the store keeps the canonical text of the last rulelab
@@ -244,7 +177,7 @@ static void test_fixture_migrates_and_resumes(void **state)
             char sql[160];
             snprintf(sql, sizeof sql, "SELECT seed FROM games WHERE "
                      "cell_id = %d AND game_index = %d", c + 1, i);
-            char *rows = raw_rows(path, sql);
+            char *rows = db_rows(path, sql);
             assert_int_equal(strtoll(rows, NULL, 10),
                              (int64_t)sweep_game_seed(&s, &s.cells[c], i));
             free(rows);
@@ -253,7 +186,7 @@ static void test_fixture_migrates_and_resumes(void **state)
     free(before);
     free(after);
     free(again);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* A new database and a migrated one have the same schema, text for text. */
@@ -261,8 +194,8 @@ static void test_new_schema_equals_migrated(void **state)
 {
     (void)state;
     char old[64], fresh[64], err[512];
-    temp_db(old, sizeof old);
-    temp_db(fresh, sizeof fresh);
+    db_temp_path(old, sizeof old);
+    db_temp_path(fresh, sizeof fresh);
     make_fixture_db(old);
     struct store *st;
     assert_int_equal(store_open(old, 0, &st, err, sizeof err), 0);
@@ -271,13 +204,13 @@ static void test_new_schema_equals_migrated(void **state)
     store_close(st);
     const char *sql = "SELECT type, name, tbl_name, sql FROM sqlite_master "
                       "ORDER BY type, name";
-    char *a = raw_rows(old, sql), *b = raw_rows(fresh, sql);
+    char *a = db_rows(old, sql), *b = db_rows(fresh, sql);
     assert_string_equal(a, b);
     assert_non_null(strstr(a, "seed_key"));
     free(a);
     free(b);
-    remove_db(old);
-    remove_db(fresh);
+    db_remove(old);
+    db_remove(fresh);
 }
 
 /* Readers take exactly this version; writers migrate older ones and refuse
@@ -287,39 +220,39 @@ static void test_versions_readers_and_writers_accept(void **state)
     (void)state;
     char path[64], err[1024];
     struct store *st;
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     make_fixture_db(path);
     assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
     assert_null(st);
     assert_non_null(strstr(err, "schema version 1, older than this "
                                 "rulelab's 3"));
     assert_non_null(strstr(err, "rulelab migrate"));
-    assert_int_equal(raw_count(path, "SELECT value FROM meta"), 1);
+    assert_int_equal(db_count(path, "SELECT value FROM meta"), 1);
 
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
     store_close(st);
     assert_int_equal(store_open(path, 1, &st, err, sizeof err), 0);
     store_close(st);
 
-    raw_exec(path, "UPDATE meta SET value = '99' WHERE key = "
+    db_exec(path, "UPDATE meta SET value = '99' WHERE key = "
              "'schema_version'");
     for (int readonly = 0; readonly < 2; readonly++) {
         assert_int_equal(store_open(path, readonly, &st, err, sizeof err), -1);
         assert_non_null(strstr(err, "schema version 99, newer than this "
                                     "rulelab knows (1 to 3)"));
     }
-    raw_exec(path, "UPDATE meta SET value = 'two' WHERE key = "
+    db_exec(path, "UPDATE meta SET value = 'two' WHERE key = "
              "'schema_version'");
     assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a rulelab database"));
-    remove_db(path);
+    db_remove(path);
 
     /* another program's database, and no database at all */
-    temp_db(path, sizeof path);
-    raw_exec(path, "CREATE TABLE t (x)");
+    db_temp_path(path, sizeof path);
+    db_exec(path, "CREATE TABLE t (x)");
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a rulelab database"));
-    remove_db(path);
+    db_remove(path);
     FILE *f = fopen(path, "w");
     fputs("this is not SQLite, but long enough to have a header page ....."
           "...............................................................",
@@ -327,7 +260,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     fclose(f);
     assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
     assert_non_null(strstr(err, path));
-    remove_db(path);
+    db_remove(path);
     assert_int_equal(store_open("", 0, &st, err, sizeof err), -1);
     assert_non_null(strstr(err, "no database path"));
 }
@@ -340,22 +273,22 @@ static void test_failed_migration_changes_nothing(void **state)
     (void)state;
     char path[64], err[1024];
     struct store *st;
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     make_fixture_db(path);
-    raw_exec(path, "ALTER TABLE agents ADD COLUMN identity TEXT");
+    db_exec(path, "ALTER TABLE agents ADD COLUMN identity TEXT");
     const char *schema = "SELECT sql FROM sqlite_master ORDER BY name";
-    char *before = raw_rows(path, schema), *rows = all_v1_rows(path);
+    char *before = db_rows(path, schema), *rows = all_v1_rows(path);
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), -1);
     assert_non_null(strstr(err, "duplicate column name: identity"));
-    char *after = raw_rows(path, schema), *rows_after = all_v1_rows(path);
+    char *after = db_rows(path, schema), *rows_after = all_v1_rows(path);
     assert_string_equal(before, after);
     assert_string_equal(rows, rows_after);
-    assert_int_equal(raw_count(path, "SELECT value FROM meta"), 1);
+    assert_int_equal(db_count(path, "SELECT value FROM meta"), 1);
     free(before);
     free(after);
     free(rows);
     free(rows_after);
-    remove_db(path);
+    db_remove(path);
 }
 
 
@@ -458,7 +391,7 @@ static void test_cells_are_found_by_identity(void **state)
 {
     (void)state;
     char path[64], err[1024];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     make_fixture_db(path);
     struct sweep s;
     load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
@@ -471,8 +404,8 @@ static void test_cells_are_found_by_identity(void **state)
     if (runner_run(&s, st, &o, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(r.total, 0);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells"), 2);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM variants WHERE "
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM cells"), 2);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM variants WHERE "
                                "canonical LIKE '%fake=0%'"), 1);
     for (int i = 0; i < s.n_cells; i++)
         use_fake(&s, &s.cells[i], 2);
@@ -481,12 +414,12 @@ static void test_cells_are_found_by_identity(void **state)
     assert_int_equal(r.total, 6);
     assert_int_equal(r.played, 6);
     store_close(st);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells"), 4);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM games"), 12);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells WHERE "
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM cells"), 4);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM games"), 12);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM cells WHERE "
                                "seed_key LIKE '%fake=2%'"), 2);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* ---- behaviour versions ------------------------------------------------- */
@@ -512,7 +445,7 @@ static void test_changed_behaviour_is_refused(void **state)
 {
     (void)state;
     char path[64], err[2048];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     make_fixture_db(path);
     struct sweep s;
     load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
@@ -524,7 +457,7 @@ static void test_changed_behaviour_is_refused(void **state)
      * have nothing left to play, so there is nothing to mix, and the run
      * starts. This program's versions are recorded with the run. */
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
-    char *b = raw_rows(path, "SELECT behaviour FROM runs ORDER BY id DESC "
+    char *b = db_rows(path, "SELECT behaviour FROM runs ORDER BY id DESC "
                        "LIMIT 1");
     assert_string_equal(b, "serbest=1 jetan=1 tafl=1 random=1 mcts=2 ab=1\n");
     free(b);
@@ -534,8 +467,8 @@ static void test_changed_behaviour_is_refused(void **state)
     assert_non_null(strstr(err, "the agent mcts (behaviour version 1 stored, "
                                 "2 here)"));
     /* From here on, as if the fixture had been played by this mcts. */
-    raw_exec(path, "UPDATE cells SET agent0_behaviour = 2 WHERE id = 2");
-    raw_exec(path, "UPDATE cells SET agent1_behaviour = 2 WHERE id = 1");
+    db_exec(path, "UPDATE cells SET agent0_behaviour = 2 WHERE id = 2");
+    db_exec(path, "UPDATE cells SET agent1_behaviour = 2 WHERE id = 1");
 
     /* a tafl engine at behaviour version 2 meets the fixture's games */
     struct game bumped = *game_find("tafl");
@@ -547,24 +480,24 @@ static void test_changed_behaviour_is_refused(void **state)
                                 " stored, 2 here)"));
     assert_non_null(strstr(err, "give the sweep a new seed or name"));
     /* refused before anything was written */
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM runs"), 2);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM runs"), 2);
 
     /* an agent kind changed since (as if mcts had been 3 then) */
     s.cells[1].variant.game = game_find("tafl");
-    raw_exec(path, "UPDATE cells SET agent0_behaviour = 3 WHERE id = 2");
+    db_exec(path, "UPDATE cells SET agent0_behaviour = 3 WHERE id = 2");
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), -1);
     assert_non_null(strstr(err, "the agent mcts (behaviour version 3 stored, "
                                 "2 here)"));
     assert_null(strstr(err, "game engine"));
 
     /* a cell without games takes this program's versions */
-    raw_exec(path, "DELETE FROM games WHERE cell_id = 2");
+    db_exec(path, "DELETE FROM games WHERE cell_id = 2");
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
-    assert_int_equal(raw_count(path, "SELECT agent0_behaviour FROM cells "
+    assert_int_equal(db_count(path, "SELECT agent0_behaviour FROM cells "
                                "WHERE id = 2"), 2);
     store_close(st);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* ---- storing games ------------------------------------------------------ */
@@ -590,7 +523,7 @@ static void test_insert_says_what_it_stored(void **state)
     char path[64], err[512];
     struct sweep s;
     int64_t ids[2];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     struct store *st = open_with_run(path, &s, ids);
     struct game_record g = {ids[0], 0, 42, {"attackers", "defenders"},
                             GAME_WIN_SEAT1, REASON_KING_ESCAPED, 17, 1.0,
@@ -618,13 +551,13 @@ static void test_insert_says_what_it_stored(void **state)
     assert_int_equal(store_commit(st, err, sizeof err), 0);
     assert_int_equal(store_games_committed(st), 2);
     store_close(st);
-    char *rows = raw_rows(path, "SELECT cell_id, game_index, plies, result,"
+    char *rows = db_rows(path, "SELECT cell_id, game_index, plies, result,"
                           " winner_seat FROM games ORDER BY id");
     /* game 0 of cell 1 as first stored (17 plies), then game 1 of cell 2 */
     assert_string_equal(rows, "1|0|17|seat1|1\n2|1|99|draw|NULL\n");
     free(rows);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* Each commit is fsynced: synchronous=FULL (2) on the writer's connection,
@@ -634,7 +567,7 @@ static void test_commits_are_synced(void **state)
     (void)state;
     char path[64], err[256];
     struct store *st;
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
     sqlite3_stmt *q;
     assert_int_equal(sqlite3_prepare_v2(store_db(st), "PRAGMA synchronous",
@@ -648,7 +581,7 @@ static void test_commits_are_synced(void **state)
     assert_string_equal(sqlite3_column_text(q, 0), "wal");
     sqlite3_finalize(q);
     store_close(st);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* Two cells of a sweep that are one database cell (the same identities in
@@ -661,17 +594,17 @@ static void test_aliasing_cells_are_refused(void **state)
     struct sweep s;
     struct store *st;
     int64_t ids[2];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
     s.cells[1] = s.cells[0];
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), -1);
     assert_non_null(strstr(err, "cells 1 and 2 are the same cell"));
     store_close(st);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM cells"), 0);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM runs"), 0);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM cells"), 0);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM runs"), 0);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* A value the store cannot bind (a text longer than the connection allows:
@@ -686,7 +619,7 @@ static void test_unbindable_values_are_errors(void **state)
     struct sweep s;
     struct store *st;
     int64_t ids[2];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
     sqlite3 *db = store_db(st);
@@ -699,8 +632,8 @@ static void test_unbindable_values_are_errors(void **state)
     assert_non_null(strstr(err, "registering a variant or agent: string or "
                                 "blob too big"));
     assert_int_equal(sqlite3_get_autocommit(db), 1);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM sweeps"), 0);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM runs"), 0);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM sweeps"), 0);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM runs"), 0);
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, old);
     s.file_text = file_text;
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
@@ -718,11 +651,11 @@ static void test_unbindable_values_are_errors(void **state)
     assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
     assert_int_equal(store_end_run(st, "complete"), 0);
     store_close(st);
-    assert_int_equal(raw_count(path, "SELECT LENGTH(moves) FROM games"),
+    assert_int_equal(db_count(path, "SELECT LENGTH(moves) FROM games"),
                      (long)sizeof moves - 1);
-    assert_int_equal(raw_count(path, "SELECT COUNT(*) FROM sweeps"), 1);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM sweeps"), 1);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* ---- one writer at a time ----------------------------------------------- */
@@ -737,7 +670,7 @@ static void test_one_writer_at_a_time(void **state)
     char path[64], err[1024], expect[64];
     struct sweep s;
     int64_t ids[2], ids2[2];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     struct store *first = open_with_run(path, &s, ids), *second, *reader;
     struct game_record g = {ids[0], 0, 1, {"attackers", "defenders"},
                             GAME_DRAW, REASON_PLY_CAP, 60, 1.0, "a1a2", 4};
@@ -764,13 +697,14 @@ static void test_one_writer_at_a_time(void **state)
     /* the first goes without ending its run (store_close commits game 2) */
     store_close(first);
     assert_int_equal(store_begin_run(second, &s, 1, ids2, err, sizeof err), 0);
-    char *runs = raw_rows(path, "SELECT id, games, status FROM runs ORDER BY id");
+    char *runs = db_rows(path,
+                         "SELECT id, games, status FROM runs ORDER BY id");
     assert_string_equal(runs, "1|3|killed\n2|0|running\n");
     free(runs);
     assert_int_equal(store_end_run(second, "complete"), 0);
     store_close(second);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 /* runs.games counts the games committed: a batch whose COMMIT fails (here
@@ -782,7 +716,7 @@ static void test_games_count_only_when_committed(void **state)
     char path[64], err[512];
     struct sweep s;
     int64_t ids[2];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     struct store *st = open_with_run(path, &s, ids);
     struct game_record g = {ids[0], 0, 1, {"attackers", "defenders"},
                             GAME_DRAW, REASON_PLY_CAP, 60, 1.0, "a1a2", 4};
@@ -803,12 +737,12 @@ static void test_games_count_only_when_committed(void **state)
     assert_int_equal(store_end_run(st, "complete"), 0);
     assert_int_equal(store_games_committed(st), 2);
     store_close(st);
-    char *rows = raw_rows(path, "SELECT (SELECT COUNT(*) FROM games), games,"
+    char *rows = db_rows(path, "SELECT (SELECT COUNT(*) FROM games), games,"
                           " status FROM runs");
     assert_string_equal(rows, "2|2|complete\n");
     free(rows);
     sweep_free(&s);
-    remove_db(path);
+    db_remove(path);
 }
 
 int main(void)

@@ -128,7 +128,8 @@ static const char *const to_version_3[] = {
  * database (`source` then names the database it came from; NULL: played
  * here); each game records the run that stored it. Games stored before
  * version 4 keep run_id NULL (which run played them was not recorded),
- * and runs before it get a random uid. */
+ * and runs before it get a random uid. `merges` is merge's record of the
+ * databases merged into this one (merge.h). */
 static const char *const to_version_4[] = {
     "ALTER TABLE runs ADD COLUMN shard_index INTEGER",
     "ALTER TABLE runs ADD COLUMN shard_count INTEGER",
@@ -137,6 +138,8 @@ static const char *const to_version_4[] = {
     "CREATE UNIQUE INDEX runs_uid ON runs (uid)",
     "ALTER TABLE runs ADD COLUMN source TEXT",
     "ALTER TABLE games ADD COLUMN run_id INTEGER REFERENCES runs(id)",
+    "CREATE TABLE merges (source TEXT PRIMARY KEY, marker TEXT NOT NULL,"
+    " merged TEXT NOT NULL)",
     NULL};
 
 /* The chain: migrations[i] takes a database from version i to i + 1. A

@@ -44,12 +44,14 @@ static inline void db_remove(const char *path)
     }
 }
 
-/* Runs sql (any number of statements) on the database at path. */
+/* Runs sql (any number of statements) on the database at path, waiting
+ * up to 10 s for a writer that holds it. */
 static inline void db_exec(const char *path, const char *sql)
 {
     sqlite3 *db;
     char *msg = NULL;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 10000);
     if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
         fail_msg("%s: %s", sql, msg);
     sqlite3_close(db);

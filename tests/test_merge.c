@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "db_helpers.h"
 #include "merge.h"
 #include "runner.h"
 #include "shard.h"
@@ -49,72 +50,6 @@ static char *read_file(const char *path)
     text[n] = '\0';
     fclose(f);
     return text;
-}
-
-static void temp_db(char *path, size_t n)
-{
-    snprintf(path, n, "/tmp/rulelab_test_merge_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    unlink(path);
-}
-
-static void remove_db(const char *path)
-{
-    char side[600];
-    static const char *const ext[] = {"", "-wal", "-shm", ".lock"};
-    for (int i = 0; i < 4; i++) {
-        snprintf(side, sizeof side, "%s%s", path, ext[i]);
-        unlink(side);
-    }
-}
-
-static void raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    char *msg = NULL;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    sqlite3_busy_timeout(db, 10000);
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-        fail_msg("%s: %s", sql, msg);
-    sqlite3_close(db);
-}
-
-/* The rows of a query, one line each, columns joined by '|'. */
-static char *rows(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
-    size_t len = 0, cap = 1 << 16;
-    char *out = malloc(cap);
-    out[0] = '\0';
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        int n = sqlite3_column_count(q);
-        for (int c = 0; c < n; c++) {
-            const char *t = (const char *)sqlite3_column_text(q, c);
-            size_t need = len + (t ? strlen(t) : 4) + 2;
-            if (need >= cap)
-                out = realloc(out, cap = 2 * need);
-            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
-                                   c == n - 1 ? '\n' : '|');
-        }
-    }
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return out;
-}
-
-static long count(const char *path, const char *sql)
-{
-    char *r = rows(path, sql);
-    long n = atol(r);
-    free(r);
-    return n;
 }
 
 /* A sweep of two games (tafl and jetan at a small ply cap), random
@@ -189,14 +124,14 @@ static char *every_table(const char *path)
         size_t n = end ? (size_t)(end - sql) : strlen(sql);
         char one[1024];
         snprintf(one, sizeof one, "%.*s", (int)n, sql);
-        char *r = rows(path, one);
+        char *r = db_rows(path, one);
         out = realloc(out, strlen(out) + strlen(r) + 2);
         strcat(out, r);
         strcat(out, "#");
         free(r);
         sql += n + (end ? 1 : 0);
     }
-    char *g = rows(path, content);
+    char *g = db_rows(path, content);
     out = realloc(out, strlen(out) + strlen(g) + 1);
     strcat(out, g);
     free(g);
@@ -214,23 +149,23 @@ static void test_shards_merged_equal_one_machine(void **state)
     struct sweep s;
     make_sweep(&s, "merged", 5);
     char whole[64], part[3][64], out[64];
-    temp_db(whole, sizeof whole);
-    temp_db(out, sizeof out);
+    db_temp_path(whole, sizeof whole);
+    db_temp_path(out, sizeof out);
     play(&s, whole, (struct shard){0, 0});
     const char *in[3];
     for (int k = 0; k < 3; k++) {
-        temp_db(part[k], sizeof part[k]);
+        db_temp_path(part[k], sizeof part[k]);
         play(&s, part[k], (struct shard){k, 3});
         in[k] = part[k];
     }
     /* 4 cells x 5 games */
     assert_int_equal(merge_ok(out, in, 3), 20);
-    char *want = rows(whole, content), *got = rows(out, content);
+    char *want = db_rows(whole, content), *got = db_rows(out, content);
     assert_string_equal(want, got);
     /* provenance: every game has its run; the runs are the three shards */
-    assert_int_equal(count(out, "SELECT COUNT(*) FROM games WHERE run_id IS"
+    assert_int_equal(db_count(out, "SELECT COUNT(*) FROM games WHERE run_id IS"
                      " NULL"), 0);
-    char *runs = rows(out, "SELECT shard_index, shard_count, COUNT(g.id),"
+    char *runs = db_rows(out, "SELECT shard_index, shard_count, COUNT(g.id),"
                       " r.games FROM runs r LEFT JOIN games g ON g.run_id ="
                       " r.id GROUP BY r.id ORDER BY shard_index");
     /* by shard.h's rule, (c * 5 + i) mod 3 over 20 games: 7, 7, 6 */
@@ -239,18 +174,18 @@ static void test_shards_merged_equal_one_machine(void **state)
     char source[128];
     snprintf(source, sizeof source, "SELECT COUNT(*) FROM runs WHERE source"
              " = '%s'", part[1]);
-    assert_int_equal(count(out, source), 1);
+    assert_int_equal(db_count(out, source), 1);
     char *before = every_table(out);
     /* idempotent: again, and again in full */
     assert_int_equal(merge_ok(out, in, 3), 0);
-    raw_exec(out, "DELETE FROM merges");
+    db_exec(out, "DELETE FROM merges");
     assert_int_equal(merge_ok(out, in, 3), 0);
     const char *one[] = {whole};
     assert_int_equal(merge_ok(out, one, 1), 0);
     char *after = every_table(out);
     /* the one-machine run adds its run row, nothing else */
-    assert_int_equal(count(out, "SELECT COUNT(*) FROM runs"), 4);
-    raw_exec(out, "DELETE FROM runs WHERE shard_count IS NULL");
+    assert_int_equal(db_count(out, "SELECT COUNT(*) FROM runs"), 4);
+    db_exec(out, "DELETE FROM runs WHERE shard_count IS NULL");
     free(after);
     after = every_table(out);
     assert_string_equal(before, after);
@@ -258,10 +193,10 @@ static void test_shards_merged_equal_one_machine(void **state)
     free(after);
     free(want);
     free(got);
-    remove_db(whole);
-    remove_db(out);
+    db_remove(whole);
+    db_remove(out);
     for (int k = 0; k < 3; k++)
-        remove_db(part[k]);
+        db_remove(part[k]);
     sweep_free(&s);
 }
 
@@ -273,14 +208,14 @@ static void test_conflicting_game_refused(void **state)
     struct sweep s;
     make_sweep(&s, "conflict", 3);
     char a[64], b[64], out[64], err[4096];
-    temp_db(a, sizeof a);
-    temp_db(b, sizeof b);
-    temp_db(out, sizeof out);
+    db_temp_path(a, sizeof a);
+    db_temp_path(b, sizeof b);
+    db_temp_path(out, sizeof out);
     play(&s, a, (struct shard){0, 0});
     play(&s, b, (struct shard){0, 0});
-    raw_exec(b, "UPDATE games SET moves = moves || ' a1a2' WHERE game_index"
+    db_exec(b, "UPDATE games SET moves = moves || ' a1a2' WHERE game_index"
              " = 2 AND cell_id = 3");
-    raw_exec(b, "INSERT INTO sweeps (name, seed, file_text, created) VALUES"
+    db_exec(b, "INSERT INTO sweeps (name, seed, file_text, created) VALUES"
              " ('extra', 1, 'x', 'now')");
     const char *first[] = {a};
     merge_ok(out, first, 1);
@@ -294,13 +229,13 @@ static void test_conflicting_game_refused(void **state)
     assert_non_null(strstr(err, "moves differ"));
     char *after = every_table(out);
     assert_string_equal(before, after);
-    assert_int_equal(count(out, "SELECT COUNT(*) FROM sweeps WHERE name ="
+    assert_int_equal(db_count(out, "SELECT COUNT(*) FROM sweeps WHERE name ="
                      " 'extra'"), 0);
     free(before);
     free(after);
-    remove_db(a);
-    remove_db(b);
-    remove_db(out);
+    db_remove(a);
+    db_remove(b);
+    db_remove(out);
     sweep_free(&s);
 }
 
@@ -313,17 +248,17 @@ static void test_cell_of_other_seed_key_refused(void **state)
     struct sweep s;
     make_sweep(&s, "seedkey", 2);
     char a[64], out[64], err[4096];
-    temp_db(a, sizeof a);
-    temp_db(out, sizeof out);
+    db_temp_path(a, sizeof a);
+    db_temp_path(out, sizeof out);
     play(&s, a, (struct shard){0, 0});
     const char *in[] = {a};
     merge_ok(out, in, 1);
-    raw_exec(out, "UPDATE cells SET seed_key = seed_key || 'x' WHERE id = 2;"
+    db_exec(out, "UPDATE cells SET seed_key = seed_key || 'x' WHERE id = 2;"
              " DELETE FROM merges");
     assert_int_equal(merge_databases(out, in, 1, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "under another seed key"));
-    remove_db(a);
-    remove_db(out);
+    db_remove(a);
+    db_remove(out);
     sweep_free(&s);
 }
 
@@ -336,16 +271,16 @@ static void test_two_sweeps_and_other_file_text(void **state)
     make_sweep(&s1, "first", 2);
     make_sweep(&s2, "second", 3);
     char a[64], b[64], c[64], out[64], err[4096];
-    temp_db(a, sizeof a);
-    temp_db(b, sizeof b);
-    temp_db(c, sizeof c);
-    temp_db(out, sizeof out);
+    db_temp_path(a, sizeof a);
+    db_temp_path(b, sizeof b);
+    db_temp_path(c, sizeof c);
+    db_temp_path(out, sizeof out);
     play(&s1, a, (struct shard){0, 0});
     play(&s2, b, (struct shard){0, 0});
     const char *in[] = {a, b};
     /* 4 cells x 2 games, then 4 x 3 */
     assert_int_equal(merge_ok(out, in, 2), 8 + 12);
-    char *per_sweep = rows(out, "SELECT sweep, COUNT(*) FROM game_view"
+    char *per_sweep = db_rows(out, "SELECT sweep, COUNT(*) FROM game_view"
                            " GROUP BY sweep ORDER BY sweep");
     assert_string_equal(per_sweep, "first|8\nsecond|12\n");
     free(per_sweep);
@@ -363,10 +298,10 @@ static void test_two_sweeps_and_other_file_text(void **state)
     assert_non_null(strstr(err, c));
     assert_non_null(strstr(err, out));
     sweep_free(&other);
-    remove_db(a);
-    remove_db(b);
-    remove_db(c);
-    remove_db(out);
+    db_remove(a);
+    db_remove(b);
+    db_remove(c);
+    db_remove(out);
     sweep_free(&s1);
     sweep_free(&s2);
 }
@@ -380,37 +315,37 @@ static void test_cell_others_lack_and_empty_shard(void **state)
     struct sweep s;
     make_sweep(&s, "lack", 2);
     char whole[64], part[2][64], empty[64], out[64];
-    temp_db(whole, sizeof whole);
-    temp_db(out, sizeof out);
-    temp_db(empty, sizeof empty);
+    db_temp_path(whole, sizeof whole);
+    db_temp_path(out, sizeof out);
+    db_temp_path(empty, sizeof empty);
     play(&s, whole, (struct shard){0, 0});
     for (int k = 0; k < 2; k++) {
-        temp_db(part[k], sizeof part[k]);
+        db_temp_path(part[k], sizeof part[k]);
         play(&s, part[k], (struct shard){k, 2});
     }
     /* shard 1 forgets the last cell: only shard 0 has it */
-    raw_exec(part[1], "DELETE FROM games WHERE cell_id = 4;"
+    db_exec(part[1], "DELETE FROM games WHERE cell_id = 4;"
              " DELETE FROM cells WHERE id = 4");
-    raw_exec(part[0], "DELETE FROM games WHERE cell_id = 4 AND game_index"
+    db_exec(part[0], "DELETE FROM games WHERE cell_id = 4 AND game_index"
              " = 1");
     /* shard 9 of 10 of 8 games: (c * 2 + i) mod 10 = 9 never */
     play(&s, empty, (struct shard){9, 10});
-    assert_int_equal(count(empty, "SELECT COUNT(*) FROM games"), 0);
+    assert_int_equal(db_count(empty, "SELECT COUNT(*) FROM games"), 0);
     const char *in[] = {part[1], empty, part[0]};
     assert_int_equal(merge_ok(out, in, 3), 7);
     /* the one game deleted from both is the one the merge lacks */
-    raw_exec(whole, "DELETE FROM games WHERE cell_id = 4 AND game_index = 1");
-    char *want = rows(whole, content), *got = rows(out, content);
+    db_exec(whole, "DELETE FROM games WHERE cell_id = 4 AND game_index = 1");
+    char *want = db_rows(whole, content), *got = db_rows(out, content);
     assert_string_equal(want, got);
-    assert_int_equal(count(out, "SELECT COUNT(*) FROM runs WHERE shard_index"
+    assert_int_equal(db_count(out, "SELECT COUNT(*) FROM runs WHERE shard_index"
                      " = 9 AND shard_count = 10 AND games = 0"), 1);
     free(want);
     free(got);
-    remove_db(whole);
-    remove_db(out);
-    remove_db(empty);
+    db_remove(whole);
+    db_remove(out);
+    db_remove(empty);
     for (int k = 0; k < 2; k++)
-        remove_db(part[k]);
+        db_remove(part[k]);
     sweep_free(&s);
 }
 
@@ -423,8 +358,8 @@ static void test_partial_shard(void **state)
     struct sweep s;
     make_sweep(&s, "partial", 3);
     char shard[64], out[64], err[1024];
-    temp_db(shard, sizeof shard);
-    temp_db(out, sizeof out);
+    db_temp_path(shard, sizeof shard);
+    db_temp_path(out, sizeof out);
     struct store *st;
     int64_t ids[4];
     assert_int_equal(s.n_cells, 4);
@@ -451,19 +386,19 @@ static void test_partial_shard(void **state)
     /* the transaction with that game is open: merge now */
     const char *in[] = {shard};
     assert_int_equal(merge_ok(out, in, 1), 3);
-    assert_int_equal(count(out, "SELECT COUNT(*) FROM runs WHERE status ="
+    assert_int_equal(db_count(out, "SELECT COUNT(*) FROM runs WHERE status ="
                      " 'running'"), 1);
     /* unchanged: skipped; then committed: the fourth game comes */
     assert_int_equal(merge_ok(out, in, 1), 0);
     assert_int_equal(store_commit(st, err, sizeof err), 0);
     assert_int_equal(store_end_run(st, "complete"), 0);
     assert_int_equal(merge_ok(out, in, 1), 1);
-    assert_int_equal(count(out, "SELECT COUNT(*) FROM runs WHERE status ="
+    assert_int_equal(db_count(out, "SELECT COUNT(*) FROM runs WHERE status ="
                      " 'complete' AND games = 4"), 1);
-    assert_int_equal(count(out, "SELECT COUNT(*) FROM runs"), 1);
+    assert_int_equal(db_count(out, "SELECT COUNT(*) FROM runs"), 1);
     store_close(st);
-    remove_db(shard);
-    remove_db(out);
+    db_remove(shard);
+    db_remove(out);
     sweep_free(&s);
 }
 
@@ -476,44 +411,45 @@ static void test_migration_from_schema_3(void **state)
 {
     (void)state;
     char old[64], out[64], err[1024];
-    temp_db(old, sizeof old);
-    temp_db(out, sizeof out);
+    db_temp_path(old, sizeof old);
+    db_temp_path(out, sizeof out);
     char *sql = read_file(RULELAB_FIXTURES "/d412ce8.sql");
-    raw_exec(old, sql);
+    db_exec(old, sql);
     free(sql);
-    assert_int_equal(count(old, "SELECT value FROM meta WHERE key ="
+    assert_int_equal(db_count(old, "SELECT value FROM meta WHERE key ="
                      " 'schema_version'"), 3);
-    char *games_before = rows(old, "SELECT * FROM games ORDER BY id");
-    char *cells_before = rows(old, "SELECT * FROM cells ORDER BY id");
-    char *runs_before = rows(old, "SELECT * FROM runs ORDER BY id");
+    char *games_before = db_rows(old, "SELECT * FROM games ORDER BY id");
+    char *cells_before = db_rows(old, "SELECT * FROM cells ORDER BY id");
+    char *runs_before = db_rows(old, "SELECT * FROM runs ORDER BY id");
     struct store *st;
     if (store_open(old, 0, &st, err, sizeof err) != 0)
         fail_msg("%s", err);
     store_close(st);
-    assert_int_equal(count(old, "SELECT value FROM meta WHERE key ="
+    assert_int_equal(db_count(old, "SELECT value FROM meta WHERE key ="
                      " 'schema_version'"), 4);
     /* the old columns, row for row */
-    char *games_after = rows(old, "SELECT id, cell_id, game_index, seed,"
+    char *games_after = db_rows(old, "SELECT id, cell_id, game_index, seed,"
                              " side0, side1, result, winner_seat, reason,"
                              " plies, duration_ms, finished, moves, opening,"
                              " opening_position, pair_id FROM games ORDER BY"
                              " id");
-    char *cells_after = rows(old, "SELECT * FROM cells ORDER BY id");
-    char *runs_after = rows(old, "SELECT id, sweep_id, program_version, host,"
+    char *cells_after = db_rows(old, "SELECT * FROM cells ORDER BY id");
+    char *runs_after = db_rows(old,
+        "SELECT id, sweep_id, program_version, host,"
                             " threads, started, ended, games, status,"
                             " behaviour FROM runs ORDER BY id");
     assert_string_equal(games_before, games_after);
     assert_string_equal(cells_before, cells_after);
     assert_string_equal(runs_before, runs_after);
-    assert_int_equal(count(old, "SELECT COUNT(*) FROM games"), 3);
-    assert_int_equal(count(old, "SELECT COUNT(*) FROM games WHERE run_id IS"
+    assert_int_equal(db_count(old, "SELECT COUNT(*) FROM games"), 3);
+    assert_int_equal(db_count(old, "SELECT COUNT(*) FROM games WHERE run_id IS"
                      " NULL"), 3);
-    assert_int_equal(count(old, "SELECT COUNT(*) FROM runs WHERE"
+    assert_int_equal(db_count(old, "SELECT COUNT(*) FROM runs WHERE"
                      " length(uid) = 32 AND shard_index IS NULL AND"
                      " shard_count IS NULL AND source IS NULL"), 1);
     const char *in[] = {old};
     assert_int_equal(merge_ok(out, in, 1), 3);
-    char *a = rows(old, content), *b = rows(out, content);
+    char *a = db_rows(old, content), *b = db_rows(out, content);
     assert_string_equal(a, b);
     free(a);
     free(b);
@@ -523,8 +459,8 @@ static void test_migration_from_schema_3(void **state)
     free(cells_after);
     free(runs_before);
     free(runs_after);
-    remove_db(old);
-    remove_db(out);
+    db_remove(old);
+    db_remove(out);
 }
 
 /* An input at another schema version is refused, naming what to do. */
@@ -532,17 +468,17 @@ static void test_old_input_refused(void **state)
 {
     (void)state;
     char old[64], out[64], err[1024];
-    temp_db(old, sizeof old);
-    temp_db(out, sizeof out);
+    db_temp_path(old, sizeof old);
+    db_temp_path(out, sizeof out);
     char *sql = read_file(RULELAB_FIXTURES "/d412ce8.sql");
-    raw_exec(old, sql);
+    db_exec(old, sql);
     free(sql);
     const char *in[] = {old};
     assert_int_equal(merge_databases(out, in, 1, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "schema version 3"));
     assert_non_null(strstr(err, "rulelab migrate"));
-    remove_db(old);
-    remove_db(out);
+    db_remove(old);
+    db_remove(out);
 }
 
 /* merge_tables and `merges` are every table of a new database: a table a
@@ -551,11 +487,11 @@ static void test_merge_copies_every_table(void **state)
 {
     (void)state;
     char path[64], err[512];
-    temp_db(path, sizeof path);
+    db_temp_path(path, sizeof path);
     struct store *st;
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
     store_close(st);
-    char *tables = rows(path, "SELECT name FROM sqlite_master WHERE type ="
+    char *tables = db_rows(path, "SELECT name FROM sqlite_master WHERE type ="
                         " 'table' ORDER BY name");
     char want[512] = "";
     const char *names[16];
@@ -579,7 +515,7 @@ static void test_merge_copies_every_table(void **state)
     }
     assert_string_equal(tables, want);
     free(tables);
-    remove_db(path);
+    db_remove(path);
 }
 
 int main(void)

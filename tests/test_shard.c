@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "db_helpers.h"
 #include "runner.h"
 #include "shard.h"
 #include "store.h"
@@ -46,53 +47,6 @@ static void make_sweep(struct sweep *s, int cells, int games, int stop,
     if (sweep_parse("test.ini", text, s, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(s->n_cells, cells);
-}
-
-static void temp_db(char *path, size_t n)
-{
-    snprintf(path, n, "/tmp/rulelab_test_shard_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    unlink(path);
-}
-
-static void remove_db(const char *path)
-{
-    char side[600];
-    static const char *const ext[] = {"", "-wal", "-shm", ".lock"};
-    for (int i = 0; i < 4; i++) {
-        snprintf(side, sizeof side, "%s%s", path, ext[i]);
-        unlink(side);
-    }
-}
-
-/* The rows of a query, one line each, columns joined by '|'. */
-static char *rows(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
-    size_t len = 0, cap = 1 << 16;
-    char *out = malloc(cap);
-    out[0] = '\0';
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        int n = sqlite3_column_count(q);
-        for (int c = 0; c < n; c++) {
-            const char *t = (const char *)sqlite3_column_text(q, c);
-            size_t need = len + (t ? strlen(t) : 4) + 2;
-            if (need >= cap)
-                out = realloc(out, cap = 2 * need);
-            len += (size_t)sprintf(out + len, "%s%c", t ? t : "NULL",
-                                   c == n - 1 ? '\n' : '|');
-        }
-    }
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return out;
 }
 
 /* Sorts the lines of text (each ending in '\n') in place. */
@@ -317,15 +271,15 @@ static void run_shards_equal_one_machine(int stop)
     struct sweep s;
     make_sweep(&s, 3, 5, stop, 24);
     char whole[64], part[3][64];
-    temp_db(whole, sizeof whole);
+    db_temp_path(whole, sizeof whole);
     struct shard all = {0, 0};
     long played = play(&s, whole, &all);
-    char *want = rows(whole, content);
+    char *want = db_rows(whole, content);
     char *got = calloc(1, 1);
     long sum = 0;
     for (int k = 0; k < 3; k++) {
         struct shard sh = {k, 3};
-        temp_db(part[k], sizeof part[k]);
+        db_temp_path(part[k], sizeof part[k]);
         long n = play(&s, part[k], &sh);
         long expected = 0;
         for (int c = 0; c < s.n_cells; c++)
@@ -333,11 +287,12 @@ static void run_shards_equal_one_machine(int stop)
         if (!stop) /* a stop rule may end a cell before its plan */
             assert_int_equal(n, expected);
         sum += n;
-        char *r = rows(part[k], content);
+        char *r = db_rows(part[k], content);
         got = realloc(got, strlen(got) + strlen(r) + 1);
         strcat(got, r);
         free(r);
-        char *run = rows(part[k], "SELECT shard_index, shard_count FROM runs");
+        char *run = db_rows(part[k],
+                            "SELECT shard_index, shard_count FROM runs");
         char line[32];
         snprintf(line, sizeof line, "%d|3\n", k);
         assert_string_equal(run, line);
@@ -352,9 +307,9 @@ static void run_shards_equal_one_machine(int stop)
     assert_string_equal(want, got);
     free(want);
     free(got);
-    remove_db(whole);
+    db_remove(whole);
     for (int k = 0; k < 3; k++)
-        remove_db(part[k]);
+        db_remove(part[k]);
     sweep_free(&s);
 }
 

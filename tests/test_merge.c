@@ -436,8 +436,8 @@ static void test_migration_from_schema_3(void **state)
     char *cells_after = db_rows(old, "SELECT * FROM cells ORDER BY id");
     char *runs_after = db_rows(old,
         "SELECT id, sweep_id, program_version, host,"
-                            " threads, started, ended, games, status,"
-                            " behaviour FROM runs ORDER BY id");
+        " threads, started, ended, games, status,"
+        " behaviour FROM runs ORDER BY id");
     assert_string_equal(games_before, games_after);
     assert_string_equal(cells_before, cells_after);
     assert_string_equal(runs_before, runs_after);

@@ -512,6 +512,7 @@ void report_free(struct report *r)
     free(r->claims);
     free(r->compares);
     free(r->trends);
+    report_free_skill(r);
     memset(r, 0, sizeof *r);
 }
 
@@ -749,6 +750,8 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         fprintf(out, "\n  ]");
         report_json_compared(r, out);
         report_json_metrics(r, out);
+        if (r->skill_trace)
+            report_json_skill(r, out);
         fprintf(out, ",\n  \"claims\": [");
         for (int i = 0; i < r->n_claims; i++) {
             const struct claim_row *c = &r->claims[i];
@@ -792,6 +795,8 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         report_print_trends(r, f, out);
     if (r->print_metrics)
         report_print_metrics(r, f, out);
+    if (r->skill_trace)
+        report_print_skill(r, f, out);
     if (r->n_claims)
         print_claims(r, f, out);
 }

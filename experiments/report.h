@@ -28,7 +28,14 @@
  *    games and draws by the ply cap / games, each with a 95% Wilson
  *    interval (the three add up to 1), and the duration in plies: mean
  *    with a 95% normal interval (mean +/- 1.96 sd / sqrt(games), sd the
- *    sample standard deviation) and median.
+ *    sample standard deviation) and median;
+ *  - the skill trace (report_skill.c has the tests): per variant, each
+ *    agent spec's self-play seat-0 score and draw rate with 95% Wilson
+ *    intervals, next to its Elo from the ratings fit (ratings.h), and a
+ *    verdict from the top two rungs by Elo of one agent family:
+ *    converged (TOST on the seat-0 score difference within delta),
+ *    still moving (two-proportion z test rejects at alpha), or not
+ *    enough games.
  *
  * Early stopping. The interval and p above assume the number of games was
  * fixed in advance. A cell that a stop rule ended early (sweep key `stop`)
@@ -137,6 +144,81 @@ struct trend_row {
     int fixed_sample;
 };
 
+/* The skill trace (rulelab report --skill-trace; report_skill.c has the
+ * tests and their reasons). One strength rung: an agent spec's self-play
+ * games in a variant, every cell of them pooled, next to its rating from
+ * the variant's ratings fit (ratings.h: all games of the variant, or of
+ * the sweep reported on, cross-play included). */
+struct skill_rung {
+    char agent[VARIANT_TEXT_MAX]; /* short name, from its first cell */
+    char spec[VARIANT_TEXT_MAX]; /* canonical */
+    char family[64]; /* the agent kind: the spec's name, "mcts" */
+    long games, wins[2], draws;
+    double score, score_lo, score_hi; /* seat-0 score, 95% Wilson */
+    double draw, draw_lo, draw_hi; /* draws / games, 95% Wilson */
+    int fixed_sample; /* 0: a cell stopped early; the four bounds NAN */
+    int rated; /* the fit gave it a rating */
+    double elo, elo_lo, elo_hi; /* NAN when not rated */
+};
+
+enum skill_verdict {
+    SKILL_NOT_ENOUGH, /* neither test decides: "not enough games" */
+    SKILL_CONVERGED, /* TOST: the seat-0 scores are within +/- delta */
+    SKILL_MOVING /* the two-sided test rejects "equal seat-0 scores" */
+};
+
+/* The two tests on the top rung (x1 seat-0 points of n1 games) and the
+ * one below it (x2 of n2), d = x1/n1 - x2/n2. */
+struct skill_test {
+    double diff; /* d */
+    double tost_lo, tost_hi; /* Newcombe's (1 - 2 alpha) interval of d */
+    double z, p; /* the pooled two-proportion z test of d = 0 */
+    enum skill_verdict verdict;
+};
+
+/* The verdict of report_skill.c's opening comment from the counts:
+ * SKILL_CONVERGED when -delta <= tost_lo and tost_hi <= delta (both
+ * one-sided tests reject at level alpha), else SKILL_MOVING when
+ * p < alpha, else SKILL_NOT_ENOUGH. 0 <= x1 <= n1, 0 <= x2 <= n2 (x may
+ * be fractional: draws count 1/2), 0 < delta < 1, 0 < alpha < 0.5. A
+ * sample of no games gives SKILL_NOT_ENOUGH. */
+enum skill_verdict report_skill_test(double x1, double n1, double x2,
+                                     double n2, double delta, double alpha,
+                                     struct skill_test *t);
+
+/* The verdict of sv from its rungs (n_rungs, and each one's family,
+ * rated, elo, games, wins, draws, fixed_sample) and ratings_status and
+ * ratings_message: sets family, top, second, test and why (not los).
+ * top is the highest-rated rung whose family has another rated rung,
+ * second the highest-rated other rung of that family; the tests run when
+ * both are fixed samples. Without such a pair, or with ratings_status not
+ * "ok", the verdict is SKILL_NOT_ENOUGH, top and second -1 and the test's
+ * numbers NAN, and why says what is missing. */
+struct skill_variant;
+void report_skill_judge(struct skill_variant *sv, double delta,
+                        double alpha);
+
+/* "converged", "still moving", "not enough games". */
+const char *report_skill_verdict_name(enum skill_verdict v);
+
+struct skill_variant {
+    char variant[VARIANT_TEXT_MAX], short_variant[VARIANT_TEXT_MAX];
+    int n_rungs;
+    struct skill_rung *rungs; /* rated by rating ascending, then unrated */
+    char ratings_status[16]; /* "ok", "no_games", "infinite", ... */
+    char ratings_message[512]; /* why not ok; "" when ok */
+    char anchor[VARIANT_TEXT_MAX]; /* the ratings' anchor, and its Elo */
+    double anchor_elo;
+    /* the verdict: the family and its top two rungs by rating (indices
+     * into rungs, -1 when there are not two), their tests and the
+     * likelihood of superiority of top over second (NAN if none) */
+    char family[64];
+    int top, second;
+    struct skill_test test;
+    double los;
+    char why[256]; /* how the verdict was reached, in words */
+};
+
 struct report {
     struct report_row *cells, *variants;
     int n_cells, n_variants;
@@ -150,6 +232,12 @@ struct report {
     int n_trends;
     int print_metrics; /* report_print adds the game metrics table (JSON
                         * always has it); 0 after report_build */
+    /* the skill trace, after report_build_skill (every format prints it
+     * then); none after report_build */
+    int skill_trace;
+    double skill_delta, skill_alpha;
+    struct skill_variant *skill;
+    int n_skill;
 };
 
 /* A cell's game metrics (the definitions above). The intervals are NAN
@@ -171,6 +259,15 @@ int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
                  size_t errsz);
 
 void report_free(struct report *r);
+
+/* Adds the skill trace to r, built by report_build from db (and sweep,
+ * the same): the self-play rungs from r->cells, the ratings by
+ * ratings_build on db and sweep (default anchor). delta and alpha as for
+ * report_skill_test. For one snapshot of a database being written, call
+ * both inside one savepoint. Returns 0, or -1 with a message. */
+int report_build_skill(sqlite3 *db, const char *sweep, double delta,
+                       double alpha, struct report *r, char *err,
+                       size_t errsz);
 
 /* Keeps only the comparisons and trends of parameter param (all if param
  * is NULL). Returns how many rows (comparisons and trends) are left. */

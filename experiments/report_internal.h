@@ -31,6 +31,13 @@ void report_print_metrics(const struct report *r, enum report_format f,
                           FILE *out);
 void report_json_metrics(const struct report *r, FILE *out);
 
+/* The skill trace's two tables (f not REPORT_JSON), its JSON member
+ * ",\n  \"skill_trace\": {...}", and freeing it (report_free does). */
+void report_print_skill(const struct report *r, enum report_format f,
+                        FILE *out);
+void report_json_skill(const struct report *r, FILE *out);
+void report_free_skill(struct report *r);
+
 /* A section's title: "### title" (Markdown), the title (table), or
  * "# csv_name" (CSV). */
 void report_section_title(const char *title, const char *csv_name,

@@ -639,3 +639,140 @@ def plot_by_param(summary, x, x_values, series, panels, cols=("score", "lo", "hi
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def _sweep_agent_names(text):
+    """The short names of a stored sweep file's [agents] section, in order."""
+    names, section = [], None
+    for line in (text or "").splitlines():
+        line = line.split(";", 1)[0].split("#", 1)[0].strip()
+        if line.startswith("["):
+            section = line.strip("[] ").lower()
+        elif section == "agents" and "=" in line:
+            names.append(line.partition("=")[0].strip())
+    return names
+
+
+def skill_trace(con, games, delta=0.05, alpha=0.05):
+    """The report's skill trace (`rulelab report --skill-trace`), from the
+    games: (rungs, verdicts).
+
+    rungs: one row per variant and agent spec that played itself: variant,
+    agent (short name), spec, family (the agent kind), games, wins0, draws,
+    wins1, score, lo, hi (seat-0 score, 95% Wilson), draw_rate, draw_lo,
+    draw_hi, fixed_sample, rated, elo, elo_lo, elo_hi (the rating from
+    rulelab_stats.ratings_fit on every game of the variant, cross-play
+    included, anchored at random = 0 where it played, else at the first
+    agent of the sweep file). verdicts: one row per variant: variant,
+    ratings_status, family, top, second (specs), verdict, s0_diff,
+    tost_lo, tost_hi (the (1 - 2 alpha) Newcombe interval), p (pooled z
+    test), los (top over second), why."""
+    rung_cols = ["variant", "label", "agent", "spec", "family", "games",
+                 "wins0", "draws", "wins1", "score", "lo", "hi", "draw_rate",
+                 "draw_lo", "draw_hi", "fixed_sample", "rated", "elo",
+                 "elo_lo", "elo_hi"]
+    verdict_cols = ["variant", "label", "ratings_status", "family", "top",
+                    "second", "top_agent", "second_agent", "verdict",
+                    "s0_diff", "tost_lo", "tost_hi", "p", "los", "why"]
+    nan = math.nan
+    if games.empty:
+        return pd.DataFrame(columns=rung_cols), pd.DataFrame(columns=verdict_cols)
+    sweeps = {}
+    if table_exists(con, "cells"):
+        cell_sweep = dict(con.execute("SELECT id, sweep_id FROM cells"))
+        sweeps = {i: t for i, t in con.execute("SELECT id, file_text FROM sweeps")}
+    else:
+        cell_sweep = {}
+    rungs, verdicts = [], []
+    for variant, g in games.groupby("variant", sort=False):
+        label = g["label"].iloc[0]
+        # the agents in order of first appearance, and the ratings' rows
+        agents, names = [], {}
+        for s0, s1, n0, n1 in zip(g["agent0"], g["agent1"], g["agent0_name"],
+                                  g["agent1_name"]):
+            for s, n in ((s0, n0), (s1, n1)):
+                if s not in names:
+                    names[s] = n
+                    agents.append(s)
+        index = {s: i for i, s in enumerate(agents)}
+        counts = {}
+        for s0, s1, res in zip(g["agent0"], g["agent1"], g["result"]):
+            c = counts.setdefault((index[s0], index[s1]), [0, 0, 0])
+            c[{"seat0": 0, "draw": 1, "seat1": 2}[res]] += 1
+        rows = [(a, b, w, d, l) for (a, b), (w, d, l) in counts.items()]
+        anchor = index.get("random")
+        if anchor is None:
+            first = min(cell_sweep.get(c, 0) for c in g["cell_id"])
+            in_first = g[g["cell_id"].map(cell_sweep) == first]
+            by_name = dict(zip(in_first["agent0_name"], in_first["agent0"]))
+            by_name.update(zip(in_first["agent1_name"], in_first["agent1"]))
+            for name in _sweep_agent_names(sweeps.get(first)):
+                if name in by_name:
+                    anchor = index[by_name[name]]
+                    break
+        if anchor is None:
+            anchor = 0
+        fit = rs.ratings_fit(rows, len(agents), anchor)
+        ok = fit["status"] == "ok"
+        self_play = g[g["agent0"] == g["agent1"]]
+        mine = []
+        for spec, s in self_play.groupby("agent0", sort=False):
+            n = len(s)
+            w0 = int((s["result"] == "seat0").sum())
+            d = int((s["result"] == "draw").sum())
+            fixed = fixed_sample(s)
+            lo, hi = rs.wilson(w0 + d / 2, n) if fixed else (nan, nan)
+            dlo, dhi = rs.wilson(d, n) if fixed else (nan, nan)
+            i = index[spec]
+            rated = ok and fit["rated"][i]
+            elo = fit["elo"][i] if rated else nan
+            half = rs.Z95 * fit["se"][i] if rated else nan
+            mine.append(dict(
+                variant=variant, label=label, agent=s["agent0_name"].iloc[0],
+                spec=spec, family=spec.split("(")[0], games=n, wins0=w0,
+                draws=d, wins1=n - w0 - d, score=(w0 + d / 2) / n, lo=lo,
+                hi=hi, draw_rate=d / n, draw_lo=dlo, draw_hi=dhi,
+                fixed_sample=fixed, rated=rated, elo=elo, elo_lo=elo - half,
+                elo_hi=elo + half, _index=i))
+        mine.sort(key=lambda r: (not r["rated"], r["elo"] if r["rated"] else 0))
+        # the verdict: the best-rated rung with a rated second in its family
+        top = second = None
+        for r in mine:
+            if not r["rated"] or (top is not None and not r["elo"] > top["elo"]):
+                continue
+            partners = [q for q in mine if q is not r and q["rated"]
+                        and q["family"] == r["family"]]
+            if partners:
+                top = r
+                second = max(partners, key=lambda q: q["elo"])
+        v = dict(variant=variant, label=label, ratings_status=fit["status"],
+                 family=None, top=None, second=None, top_agent=None,
+                 second_agent=None, verdict="not enough games", s0_diff=nan,
+                 tost_lo=nan, tost_hi=nan, p=nan, los=nan, why="")
+        if not mine:
+            v["why"] = "no self-play games"
+        elif not ok:
+            v["why"] = f"no ratings ({fit['status']})"
+        elif top is None:
+            v["why"] = "no agent family has two rated rungs"
+        else:
+            v.update(family=top["family"], top=top["spec"], second=second["spec"],
+                     top_agent=top["agent"], second_agent=second["agent"],
+                     los=rs.ratings_los(fit, top["_index"], second["_index"]))
+            if not (top["fixed_sample"] and second["fixed_sample"]):
+                v["why"] = "a rung stopped early: no fixed-sample test"
+            else:
+                verdict, d, lo, hi, p = rs.skill_test(
+                    top["score"] * top["games"], top["games"],
+                    second["score"] * second["games"], second["games"],
+                    delta, alpha)
+                v.update(verdict=verdict, s0_diff=d, tost_lo=lo, tost_hi=hi,
+                         p=p, why=(f"{top['agent']} - {second['agent']} = "
+                                   f"{d:+.3f}, {1 - 2 * alpha:.0%} interval "
+                                   f"{lo:+.3f} to {hi:+.3f}, p = {fmt_p(p)}"))
+        for r in mine:
+            r.pop("_index")
+        rungs.extend(mine)
+        verdicts.append(v)
+    return (pd.DataFrame(rungs, columns=rung_cols),
+            pd.DataFrame(verdicts, columns=verdict_cols))

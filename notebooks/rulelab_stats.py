@@ -192,3 +192,204 @@ def settings():
     if not 0 < alpha < 0.5:
         raise ValueError(f"RULELAB_ALPHA must be in (0, 0.5), got {alpha}")
     return delta, alpha
+
+
+# ---- ratings and the skill trace (experiments/ratings.h, report_skill.c) ----
+
+K_ELO = math.log(10.0) / 400.0
+_COEF = ((1.0, 0.0, 1.0, 0.0), (0.5, 0.5, 0.5, 1.0), (0.0, 1.0, 0.0, 0.0))
+
+
+def _solve(a, b):
+    """x with a x = b (a symmetric positive definite, lists); None if a is
+    singular (Gaussian elimination with partial pivoting)."""
+    m = len(b)
+    a = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(m):
+        p = max(range(c, m), key=lambda r: abs(a[r][c]))
+        if abs(a[p][c]) < 1e-300:
+            return None
+        a[c], a[p] = a[p], a[c]
+        for r in range(m):
+            if r != c:
+                f = a[r][c] / a[c][c]
+                if f:
+                    for k in range(c, m + 1):
+                        a[r][k] -= f * a[c][k]
+    return [a[i][m] / a[i][i] for i in range(m)]
+
+
+def ratings_fit(rows, n_agents, anchor, anchor_elo=0.0):
+    """Davidson's Bradley-Terry model with draws and a first-move term, by
+    maximum likelihood, as `rulelab ratings` fits it (experiments/ratings.h):
+    rows are (a0, a1, seat-0 wins, draws, seat-1 wins) with agent indices.
+    Returns a dict: status ("ok", "no_games", "infinite",
+    "not_converged"), rated (list of bools), elo and se (lists, NaN where
+    not rated or not ok), cov (the covariance in Elo^2, a dict of (i, j)).
+    Written from the model's formulas (Newton's method with step halving
+    on the log-likelihood, the information from its Hessian), not from the
+    C code's structure; tests/test_notebooks.sh checks it against the
+    report's JSON."""
+    parent = list(range(n_agents))
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+    for a0, a1, w, d, l in rows:
+        if a0 != a1 and w + d + l > 0:
+            parent[root(a0)] = root(a1)
+    rated = [root(i) == root(anchor) for i in range(n_agents)]
+    nan = float("nan")
+    out = dict(status="ok", rated=rated, elo=[nan] * n_agents,
+               se=[nan] * n_agents, cov={})
+    used = [r for r in rows if r[0] == r[1] or (rated[r[0]] and rated[r[1]])]
+    w0 = sum(r[2] for r in used)
+    dr = sum(r[3] for r in used)
+    w1 = sum(r[4] for r in used)
+    if w0 + dr + w1 == 0:
+        out["status"] = "no_games"
+        return out
+    if w0 + w1 == 0 or w0 == 0 or w1 == 0:
+        out["status"] = "infinite"
+        return out
+    # strongly connected by "won or drew against" within the rated group
+    ids = [i for i in range(n_agents) if rated[i]]
+    reach = {(i, j): i == j for i in ids for j in ids}
+    for a0, a1, w, d, l in used:
+        if a0 != a1:
+            if w + d > 0:
+                reach[(a0, a1)] = True
+            if l + d > 0:
+                reach[(a1, a0)] = True
+    for k in ids:
+        for i in ids:
+            if reach[(i, k)]:
+                for j in ids:
+                    if reach[(k, j)]:
+                        reach[(i, j)] = True
+    if not all(reach[(i, j)] for i in ids for j in ids):
+        out["status"] = "infinite"
+        return out
+    param = {}
+    for i in ids:
+        if i != anchor:
+            param[i] = len(param)
+    adv = len(param)
+    draw = adv + 1 if dr > 0 else None
+    m = adv + 1 + (1 if dr > 0 else 0)
+
+    def evaluate(x, want_derivatives):
+        ll = 0.0
+        g = [0.0] * m
+        info = [[0.0] * m for _ in range(m)]
+        for a0, a1, w, d, l in used:
+            index = (param.get(a0), param.get(a1), adv, draw)
+            value = [x[s] if s is not None else 0.0 for s in index]
+            y = (w, d, l)
+            n = w + d + l
+            eta = [sum(c * v for c, v in zip(_COEF[o], value)) for o in range(3)]
+            allowed = [True, draw is not None, True]
+            top = max(e for e, ok in zip(eta, allowed) if ok)
+            prob = [math.exp(e - top) if ok else 0.0 for e, ok in zip(eta, allowed)]
+            total = sum(prob)
+            lse = top + math.log(total)
+            prob = [p / total for p in prob]
+            for o in range(3):
+                if y[o] > 0:
+                    ll += y[o] * (eta[o] - lse)
+            if not want_derivatives:
+                continue
+            mean = [sum(prob[o] * _COEF[o][s] for o in range(3)) for s in range(4)]
+            for s in range(4):
+                if index[s] is None:
+                    continue
+                g[index[s]] += sum(y[o] * _COEF[o][s] for o in range(3)) - n * mean[s]
+                for t in range(4):
+                    if index[t] is None:
+                        continue
+                    info[index[s]][index[t]] += n * sum(
+                        prob[o] * (_COEF[o][s] - mean[s]) * (_COEF[o][t] - mean[t])
+                        for o in range(3))
+        return ll, g, info
+
+    x = [0.0] * m
+    if draw is not None:
+        x[draw] = math.log(dr / math.sqrt(w0 * w1))
+    ll, g, info = evaluate(x, True)
+    converged = False
+    for _ in range(200):
+        step = _solve(info, g)
+        if step is None:
+            out["status"] = "not_converged"
+            return out
+        t = 1.0
+        for _ in range(60):
+            trial = [a + t * b for a, b in zip(x, step)]
+            nxt = evaluate(trial, False)[0]
+            if nxt >= ll - 1e-12 * (1 + abs(ll)):
+                break
+            t /= 2
+        size = max(abs(t * s) for s in step)
+        if not nxt >= ll - 1e-12 * (1 + abs(ll)):
+            if size < 1e-9:
+                converged = True
+                break
+            out["status"] = "not_converged"
+            return out
+        x = trial
+        ll, g, info = evaluate(x, True)
+        if any(abs(v) > 60 for v in x):
+            out["status"] = "not_converged"  # runs away: no finite maximum
+            return out
+        if size < 1e-10:
+            converged = True
+            break
+    if not converged:
+        out["status"] = "not_converged"
+        return out
+    cov = []
+    for k in range(m):
+        e = [0.0] * m
+        e[k] = 1.0
+        cov.append(_solve(info, e))
+    for i in ids:
+        a = param.get(i)
+        out["elo"][i] = anchor_elo + (x[a] / K_ELO if a is not None else 0.0)
+        for j in ids:
+            b = param.get(j)
+            out["cov"][(i, j)] = (cov[a][b] / K_ELO ** 2
+                                  if a is not None and b is not None else 0.0)
+        out["se"][i] = math.sqrt(out["cov"][(i, i)])
+    return out
+
+
+def ratings_los(fit, i, j):
+    """P(agent i is stronger than agent j) under the fit's normal
+    approximation (Phi(d / se(d)))."""
+    d = fit["elo"][i] - fit["elo"][j]
+    var = fit["cov"][(i, i)] + fit["cov"][(j, j)] - 2 * fit["cov"][(i, j)]
+    if not var > 0:
+        return 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+    return 0.5 * math.erfc(-d / math.sqrt(2 * var))
+
+
+def skill_test(x1, n1, x2, n2, delta=0.05, alpha=0.05):
+    """The skill trace's verdict on two rungs (x seat-0 points of n games,
+    top then second), as experiments/report_skill.c: ("converged" | "still
+    moving" | "not enough games", d, tost_lo, tost_hi, p). converged: the
+    (1 - 2 alpha) Newcombe interval of d = x1/n1 - x2/n2 lies inside
+    [-delta, delta] (TOST); still moving: the pooled two-proportion z test
+    rejects d = 0 at alpha; else not enough games."""
+    lo, hi = newcombe_diff(x1, n1, x2, n2, normal_quantile(1.0 - alpha))
+    p = two_proportion_p(x1, n1, x2, n2)
+    d = x1 / n1 - x2 / n2 if n1 > 0 and n2 > 0 else 0.0
+    if not (n1 > 0 and n2 > 0):
+        verdict = "not enough games"
+    elif -delta <= lo and hi <= delta:
+        verdict = "converged"
+    elif p < alpha:
+        verdict = "still moving"
+    else:
+        verdict = "not enough games"
+    return verdict, d, lo, hi, p

@@ -19,10 +19,10 @@ read-only, so a sweep may be writing it) and writes their figures (PNG)
 and an HTML copy of each executed notebook into OUTDIR (default
 results/figures/).
 
-Notebooks: overview and first_mover always; kings_landing if DB holds
-Serbest games, tafl_repetition if it holds tafl games, jetan_escape if it
-holds Jetan games. --all runs all five (a notebook whose games are missing
-says so and draws empty figures).
+Notebooks: overview, first_mover and skill_trace always; kings_landing if
+DB holds Serbest games, tafl_repetition if it holds tafl games,
+jetan_escape if it holds Jetan games. --all runs all six (a notebook
+whose games are missing says so and draws empty figures).
 
 Options:
   --all        run every notebook, whatever DB holds
@@ -31,7 +31,8 @@ Options:
   -h, --help   this text
 
 Environment: RULELAB_DELTA, RULELAB_ALPHA: the equivalence margin and level
-of "balanced within +/- delta" (default 0.05 each).
+of "balanced within +/- delta" and of the skill trace's verdict (default
+0.05 each; `rulelab report --skill-trace --delta D --alpha A`).
 Installs the missing Debian packages first (as root; see scripts/deps.sh).
 EOF
 }
@@ -91,7 +92,7 @@ except sqlite3.Error as e:
 PY
 )
 
-notebooks="overview first_mover"
+notebooks="overview first_mover skill_trace"
 for pair in serbest:kings_landing tafl:tafl_repetition jetan:jetan_escape; do
     if [ $all -eq 1 ] || [[ " $games " == *" ${pair%%:*} "* ]]; then
         notebooks="$notebooks ${pair#*:}"

@@ -38,8 +38,9 @@ kings_landing_first_lander_wins kings_landing_khan_share kings_landing_game_leng
 kings_landing_seat0_score
 tafl_repetition_seat0_score tafl_repetition_draws tafl_repetition_end_reasons
 tafl_repetition_game_length
-jetan_escape_seat0_score jetan_escape_game_length jetan_escape_end_reasons"
-notebooks="overview first_mover kings_landing tafl_repetition jetan_escape"
+jetan_escape_seat0_score jetan_escape_game_length jetan_escape_end_reasons
+skill_trace_score skill_trace_draws skill_trace_verdicts"
+notebooks="overview first_mover skill_trace kings_landing tafl_repetition jetan_escape"
 
 check_outputs() { # check_outputs OUTDIR WHAT [EXTRA_PNG...]
     local out=$1 what=$2 missing="" name
@@ -55,7 +56,7 @@ check_outputs() { # check_outputs OUTDIR WHAT [EXTRA_PNG...]
         [ -s "$out/$name.html" ] || missing="$missing $name.html"
     done
     if [ -z "$missing" ]; then
-        ok "$what: all $(($(wc -w <<<"$expected $*"))) PNGs and 5 HTML copies written"
+        ok "$what: all $(($(wc -w <<<"$expected $*"))) PNGs and $(wc -w <<<"$notebooks") HTML copies written"
     else bad "$what: missing or empty:$missing"; fi
 }
 sums() { # the bytes of the databases (not the -shm index) and notebooks
@@ -215,6 +216,75 @@ PY
 ); then ok "rulelab_data.game_metrics agrees with the report: $out"
 else bad "rulelab_data.game_metrics differs from the report: $out"; fi
 
+# The skill trace, from the games (rulelab_data.skill_trace, with its own
+# ratings fit, rulelab_stats.ratings_fit), against `report --skill-trace`:
+# on the tiny database and on a small ladder (random, two MCTS budgets,
+# self-play and adjacent cross-play) whose ratings connect, at delta 0.1.
+cat >"$dir/ladder.ini" <<'INI'
+[sweep]
+name = ladder
+seed = 4
+games = 12
+[game jetan]
+[agents]
+r = random
+m3 = mcts(iterations=3)
+m12 = mcts(iterations=12)
+[matchups]
+pairs = r vs r, m3 vs m3, m12 vs m12, r vs m3, m3 vs m12
+INI
+"$bin" run "$dir/ladder.ini" --db "$dir/ladder.db" --threads 2 --quiet
+cat >"$dir/check_skill.py" <<'PY'
+import json, math, sys
+import rulelab_data as rd
+import rulelab_stats as rs
+con = rd.connect(sys.argv[1])
+report = json.load(open(sys.argv[2]))["skill_trace"]
+games = rd.load_games(con)
+rungs, verdicts = rd.skill_trace(con, games, report["delta"], report["alpha"])
+def close(a, b):
+    if b is None:
+        return a is None or (isinstance(a, float) and math.isnan(a))
+    return abs(a - b) <= 1e-4 * max(1.0, abs(b))
+worst, n = 0.0, 0
+assert len(report["variants"]) == len(verdicts), (len(report["variants"]), len(verdicts))
+for v in report["variants"]:
+    mv = verdicts[verdicts["variant"] == v["variant"]].iloc[0]
+    assert mv["ratings_status"] == v["ratings_status"], (mv, v)
+    assert mv["verdict"] == v["verdict"], (mv, v)
+    assert (mv["top"] or None) == v["top"] and (mv["second"] or None) == v["second"], (mv, v)
+    ci = v["tost_ci"] or [None, None]
+    for a, b in [(mv["s0_diff"], v["s0_diff"]), (mv["tost_lo"], ci[0]),
+                 (mv["tost_hi"], ci[1]), (mv["p"], v["p"]), (mv["los"], v["los"])]:
+        assert close(a, b), (a, b, v)
+        if b is not None:
+            worst = max(worst, abs(a - b))
+    mine = rungs[rungs["variant"] == v["variant"]]
+    assert len(mine) == len(v["rungs"]), (len(mine), v)
+    for g in v["rungs"]:
+        r = mine[mine["spec"] == g["spec"]].iloc[0]
+        assert bool(r["rated"]) == g["rated"], (r, g)
+        sc = g["s0_ci95"] or [None, None]
+        dc = g["draw_ci95"] or [None, None]
+        ec = g["elo_ci95"] or [None, None]
+        for a, b in [(r["games"], g["games"]), (r["score"], g["s0_score"]),
+                     (r["lo"], sc[0]), (r["hi"], sc[1]), (r["draw_rate"], g["draw_rate"]),
+                     (r["draw_lo"], dc[0]), (r["draw_hi"], dc[1]), (r["elo"], g["elo"]),
+                     (r["elo_lo"], ec[0]), (r["elo_hi"], ec[1])]:
+            assert close(a, b), (a, b, g)
+            if b is not None:
+                worst = max(worst, abs(a - b))
+        n += 1
+print(f"{len(verdicts)} variants, {n} rungs, verdicts "
+      f"{dict(verdicts['verdict'].value_counts())}, largest difference {worst:.1e}")
+PY
+for db in tiny ladder; do
+    "$bin" report "$dir/$db.db" --skill-trace --delta 0.1 --format json >"$dir/$db.skill.json"
+    if out=$(pycheck "$dir/$db.db" "$dir/$db.skill.json" <"$dir/check_skill.py" 2>&1); then
+        ok "rulelab_data.skill_trace agrees with report --skill-trace on $db.db: $out"
+    else bad "rulelab_data.skill_trace differs from report --skill-trace on $db.db: $out"; fi
+done
+
 # figures.sh on the tiny database: every notebook, every figure. Where a
 # network namespace can be made (as root), it runs in one with no network
 # at all, not even loopback: the kernels must talk over Unix sockets, since
@@ -251,7 +321,7 @@ pairs = random vs random
 INI
 "$bin" run "$dir/jetan.ini" --db "$dir/jetan.db" --threads 2 --quiet
 sel=$("$figures" --list "$dir/jetan.db" 2>&1)
-if grep -q "would run: overview first_mover jetan_escape$" <<<"$sel"; then
+if grep -q "would run: overview first_mover skill_trace jetan_escape$" <<<"$sel"; then
     ok "without --all only the relevant notebooks run"
 else bad "notebook selection: $sel"; fi
 
@@ -279,14 +349,14 @@ check_outputs "$dir/empty" "database without games" kings_landing_claims
 said=0
 for want in "overview:holds no games yet" "first_mover:holds no self-play games" \
         "kings_landing:holds no Serbest games" "tafl_repetition:holds no tafl games" \
-        "jetan_escape:holds no Jetan games" \
+        "jetan_escape:holds no Jetan games" "skill_trace:holds no self-play games" \
         "kings_landing:of 3 sampled positions 67%"; do
     if grep -q "${want#*:}" "$dir/empty/${want%%:*}.html"; then
         said=$((said + 1))
     else echo "     ${want%%:*}.html does not say '${want#*:}'"; fi
 done
-[ $said -eq 6 ] && ok "the readings say what is missing, and read the claims" \
-    || bad "readings: $said of 6 expected sentences found"
+[ $said -eq 7 ] && ok "the readings say what is missing, and read the claims" \
+    || bad "readings: $said of 7 expected sentences found"
 
 # Errors and help.
 err=$("$figures" "$dir/no_such.db" "$dir/x" 2>&1)

@@ -221,6 +221,34 @@ check "report --compare nosuch" 1 \
 check "report --compare first (a tafl parameter, not varied)" 0 \
     "no two cells differ in 'first' alone" -- "$bin" report cmp.db --compare first
 
+# report --skill-trace: its options, and its sections in each format
+# (valid JSON with the member skill_trace; without the flag, none).
+check "report --delta without --skill-trace" 2 \
+    "--delta and --alpha go with --skill-trace" -- "$bin" report cmp.db --delta 0.1
+check "report --skill-trace --delta 0.5" 2 \
+    "--delta takes a number above 0 and below 0.5, not '0.5'" \
+    -- "$bin" report cmp.db --skill-trace --delta 0.5
+check "report --skill-trace --alpha x" 2 \
+    "--alpha takes a number above 0 and below 0.5, not 'x'" \
+    -- "$bin" report cmp.db --skill-trace --alpha x
+check "report --skill-trace (table)" 0 "skill trace verdicts: the top two rungs" \
+    -- "$bin" report cmp.db --skill-trace
+check "report --skill-trace --alpha 0.1 (markdown)" 0 \
+    "converged = TOST, the 80% Newcombe interval" \
+    -- "$bin" report cmp.db --skill-trace --alpha 0.1 --format markdown
+check "report --skill-trace (csv)" 0 "# skill_verdicts" \
+    -- "$bin" report cmp.db --skill-trace --format csv
+if "$bin" report cmp.db --skill-trace --delta 0.1 --format json \
+        | "$py" -c 'import json, sys
+t = json.load(sys.stdin)["skill_trace"]
+assert t["delta"] == 0.1 and t["alpha"] == 0.05, t
+assert len(t["variants"]) == 2 and all(v["rungs"] == [] for v in t["variants"]), t
+assert all(v["verdict"] == "not enough games" and v["why"] == "no self-play games"
+           for v in t["variants"]), t' \
+        && ! "$bin" report cmp.db --format json | grep -q skill_trace; then
+    ok "report --skill-trace --format json: valid, delta 0.1, no self-play rungs"
+else bad "report --skill-trace --format json"; fi
+
 # openings: after a 1-ply opening the defenders move first, so the agents'
 # seat 0 plays them. Who won follows from the reason alone (RULES.md
 # section 3: an escaped king is the defenders' win, a captured one the

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "report.h"
 #include "store.h"
+#include "variant.h"
 
 /* `rulelab report` (the run contract of struct cli_command): the report
  * of DB (or of one sweep) in the chosen format on stdout; CLI_FAIL when
@@ -19,11 +20,15 @@
 static int run_report(int argc, char **argv)
 {
     const char *format = "table", *sweep = NULL, *compare = NULL, *pos[1];
-    int metrics = 0;
+    const char *delta_text = NULL, *alpha_text = NULL;
+    int metrics = 0, skill = 0;
     const struct cli_option opts[] = {{"--format", &format, NULL},
                                       {"--sweep", &sweep, NULL},
                                       {"--compare", &compare, NULL},
                                       {"--metrics", NULL, &metrics},
+                                      {"--skill-trace", NULL, &skill},
+                                      {"--delta", &delta_text, NULL},
+                                      {"--alpha", &alpha_text, NULL},
                                       {NULL, NULL, NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_report,
@@ -32,12 +37,46 @@ static int run_report(int argc, char **argv)
     int f = cli_parse_format(&cmd_report, format);
     if (f < 0)
         return CLI_USAGE;
+    double delta = 0.05, alpha = 0.05;
+    if ((delta_text || alpha_text) && !skill)
+        return cli_usage_error(&cmd_report, "--delta and --alpha go with "
+                               "--skill-trace");
+    if (delta_text && (spec_parse_number(delta_text, 0, &delta) != 0
+                       || !(delta > 0 && delta < 0.5)))
+        return cli_usage_error(&cmd_report, "--delta takes a number above 0 "
+                               "and below 0.5, not '%s'", delta_text);
+    if (alpha_text && (spec_parse_number(alpha_text, 0, &alpha) != 0
+                       || !(alpha > 0 && alpha < 0.5)))
+        return cli_usage_error(&cmd_report, "--alpha takes a number above 0 "
+                               "and below 0.5, not '%s'", alpha_text);
     struct store *st;
     if (cli_open_sweep(pos[0], sweep, "report", &st) != 0)
         return CLI_FAIL;
     struct report r;
-    char err[1024] = "";
-    if (report_build(store_db(st), sweep, &r, err, sizeof err) != 0) {
+    char err[4096] = "";
+    sqlite3 *db = store_db(st);
+    /* the report and the ratings of the skill trace read one snapshot */
+    if (skill && sqlite3_exec(db, "SAVEPOINT rulelab_skill", NULL, NULL, NULL)
+                     != SQLITE_OK) {
+        fprintf(stderr, "rulelab report: reading the database: %s\n",
+                sqlite3_errmsg(db));
+        store_close(st);
+        return CLI_FAIL;
+    }
+    int built = report_build(db, sweep, &r, err, sizeof err) == 0;
+    if (built && skill
+        && report_build_skill(db, sweep, delta, alpha, &r, err, sizeof err)) {
+        report_free(&r);
+        built = 0;
+    }
+    if (skill && sqlite3_exec(db, "RELEASE rulelab_skill", NULL, NULL, NULL)
+                     != SQLITE_OK && built) {
+        snprintf(err, sizeof err, "reading the database: %s",
+                 sqlite3_errmsg(db));
+        report_free(&r);
+        built = 0;
+    }
+    if (!built) {
         fprintf(stderr, "rulelab report: %s\n", err);
         store_close(st);
         return CLI_FAIL;
@@ -71,7 +110,8 @@ static int run_report(int argc, char **argv)
 const struct cli_command cmd_report = {
     "report", "win rates, intervals and tests from a results database",
     "usage: rulelab report DB [--format table|csv|json|markdown] [--sweep NAME]\n"
-    "                         [--compare PARAM] [--metrics]\n\n"
+    "                         [--compare PARAM] [--metrics]\n"
+    "                         [--skill-trace [--delta D] [--alpha A]]\n\n"
     "Per cell (variant x seat-0 agent x seat-1 agent), per variant and per\n"
     "agent pair: games, wins of each seat, draws by the rules and by the ply\n"
     "cap, wins by reason, mean and median plies; the seat-0 score (wins +\n"
@@ -93,11 +133,32 @@ const struct cli_command cmd_report = {
     "parameter, the Cochran-Armitage trend test and the slope per unit.\n"
     "Game metrics per cell (--metrics; always in JSON): decisive, drawn by\n"
     "the rules and drawn by the ply cap as shares of games with 95% Wilson\n"
-    "intervals, and the length in plies (mean with a 95% interval, median).\n\n"
+    "intervals, and the length in plies (mean with a 95% interval, median).\n"
+    "Skill trace (--skill-trace; in JSON too, as skill_trace): per variant,\n"
+    "each agent spec that played itself is a strength rung: its self-play\n"
+    "seat-0 score and draw rate (all its self-play cells pooled) with 95%\n"
+    "Wilson intervals, next to its Elo with a 95% interval from the ratings\n"
+    "fit (`rulelab ratings`: all games of the variant, cross-play included,\n"
+    "default anchor). A verdict per variant from the two highest-rated rungs\n"
+    "of one agent family (agent kind: mcts, ab; the family of the best rung\n"
+    "that has a second), d = their difference in seat-0 score (top minus\n"
+    "second): \"converged\" when TOST shows |d| < delta at level alpha (both\n"
+    "one-sided tests: Newcombe's hybrid score interval for a difference of\n"
+    "two proportions at 1 - 2 alpha, from Wilson's score variance, lies\n"
+    "inside +/-delta); else \"still moving\" when the two-sided\n"
+    "two-proportion z test (pooled variance) rejects d = 0 at alpha; else\n"
+    "\"not enough games\" (also without two rated rungs of one family, or\n"
+    "with a rung stopped early). Both treat a game's score as a Bernoulli\n"
+    "trial, a draw half a success, as the report's intervals do; with\n"
+    "draws that variance is an upper bound, so both are conservative.\n\n"
     "  --format F     table (default), csv, json or markdown\n"
     "  --sweep NAME   only the games of this sweep\n"
     "  --compare PARAM  compare variants only along this parameter (an\n"
     "                 error, listing those that can be, if no game of DB\n"
     "                 has it)\n"
-    "  --metrics      add the game metrics table (table, csv, markdown)\n",
+    "  --metrics      add the game metrics table (table, csv, markdown)\n"
+    "  --skill-trace  add the skill trace and its verdicts (every format)\n"
+    "  --delta D      the skill trace's equivalence margin on the seat-0\n"
+    "                 score difference (default 0.05; 0 < D < 0.5)\n"
+    "  --alpha A      its tests' level (default 0.05; 0 < A < 0.5)\n",
     run_report};

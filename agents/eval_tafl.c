@@ -168,9 +168,12 @@ static int open_lines(const struct tafl_state *s, const uint8_t *board, int ks)
     int lines = 0;
     for (int d = 0; d < 4; d++) {
         int sq = ks;
-        while (board[sq + directions[d]] == TAFL_EMPTY)
+        while (board[sq + directions[d]] == TAFL_EMPTY
+               && !(sq + directions[d] == THRONE && s->king_throne_barred))
             sq += directions[d];
-        /* sq == ks (no step) is never an escape: the game would be over. */
+        /* sq == ks (no step) is never an escape: the game would be over.
+         * king_throne=barred: the throne stops a King off it (tafl.c's
+         * piece_moves); a slide that stops there reaches no edge. */
         lines += board[sq + directions[d]] == TAFL_OFF && is_escape(s, sq);
     }
     return lines;
@@ -313,6 +316,17 @@ static inline int man_line_moves(const struct tafl_state *s,
     return n;
 }
 
+/* The moves of the King on square p of line: every empty square up to a
+ * blocker, but with king_throne=barred the throne blocks it like a piece
+ * (a King on the throne is on its own square, which the runs leave out). */
+static inline int king_line_moves(const struct tafl_state *s,
+                                  uint32_t occupied, int line, int p)
+{
+    if (line == 4 && s->king_throne_barred)
+        occupied |= 1u << 4;
+    return run_up(occupied, p) + run_down(occupied, p);
+}
+
 enum { MOB_ATTACKERS, MOB_DEFENDERS, MOB_KING };
 
 /* The moves of the attackers' men, the defenders' men and the King, as
@@ -328,10 +342,8 @@ static void mobility(const struct tafl_state *s, int mob[3])
             const uint32_t file_occ = s->file_occupancy[file];
             const int piece = s->board[TAFL_SQ(file, rank)];
             if (piece == TAFL_KING)
-                mob[MOB_KING] = run_up(rank_occ, file)
-                                + run_down(rank_occ, file)
-                                + run_up(file_occ, rank)
-                                + run_down(file_occ, rank);
+                mob[MOB_KING] = king_line_moves(s, rank_occ, rank, file)
+                                + king_line_moves(s, file_occ, file, rank);
             else
                 mob[piece == TAFL_ATTACKER ? MOB_ATTACKERS : MOB_DEFENDERS] +=
                     man_line_moves(s, rank_occ, rank, file)
@@ -412,9 +424,10 @@ static int hostile_to_men(const struct tafl_state *s, const uint8_t *board,
 {
     int p = board[sq];
     if (p != TAFL_EMPTY)
-        return side == TAFL_SIDE_ATTACKERS
-                   ? p == TAFL_ATTACKER
-                   : p == TAFL_DEFENDER || (p == TAFL_KING && s->king_armed);
+        return (side == TAFL_SIDE_ATTACKERS
+                    ? p == TAFL_ATTACKER
+                    : p == TAFL_DEFENDER || (p == TAFL_KING && s->king_armed))
+               || (sq == THRONE && s->throne_hostile == 2);
     return (is_corner(sq) && !s->escape_edge)
            || (sq == THRONE && s->throne_hostile);
 }

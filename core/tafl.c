@@ -31,6 +31,7 @@ static const char *const first_choices[] = {"attackers", "defenders", NULL};
 static const char *const escape_choices[] = {"corner", "edge", NULL};
 static const char *const king_capture_choices[] = {"surround", "custodial",
                                                    NULL};
+static const char *const king_throne_choices[] = {"free", "barred", NULL};
 
 static const struct param_spec tafl_params[] = {
     {.name = "edge_captures_king", .type = PARAM_BOOL, .def = 1, .max = 1,
@@ -45,17 +46,28 @@ static const struct param_spec tafl_params[] = {
      .choices = king_capture_choices, .since = 1,
      .doc = "surround the King, or take it between two attackers off the "
             "throne"},
+    /* Parameters since 2 (issue 16, Ludii's Tablut): at their defaults
+     * they leave every identity, perft count and bench signature as it
+     * was. */
+    {.name = "king_throne", .type = PARAM_ENUM, .choices = king_throne_choices,
+     .since = 2, .doc = "the King may stop on and pass over the throne, or "
+                        "(barred) not once it has left it"},
     {.name = "max_plies", .type = PARAM_INT, .def = 500, .max = 100000,
      .doc = "plies after which the game is a draw (ply_cap); 0 = none",
      .since = 1},
     {.name = "no_capture_limit", .type = PARAM_INT, .def = 50, .max = 1000,
      .doc = "moves per player without a capture that draw; 0 = none",
      .since = 1},
+    {.name = "repetition_draw", .type = PARAM_BOOL, .def = 1, .max = 1,
+     .doc = "threefold repetition is a draw", .since = 2},
     {.name = "repetition_limit", .type = PARAM_INT, .def = 3, .max = 100,
      .since = 1, .doc = "times a piece may go back and forth between two "
                         "squares; 0 = none"},
-    {.name = "throne_hostile", .type = PARAM_BOOL, .max = 1,
-     .doc = "the empty throne helps capture men of both sides", .since = 1},
+    /* A bool (0 or 1) until value 2 came: the same texts, so the same
+     * identities. */
+    {.name = "throne_hostile", .type = PARAM_INT, .min = 0, .max = 2,
+     .doc = "1: the empty throne helps capture men of both sides; 2: the "
+            "throne does, empty or not", .since = 1},
     {.name = "throne_passable", .type = PARAM_BOOL, .def = 1, .max = 1,
      .doc = "men may pass over the empty throne", .since = 1},
 };
@@ -153,6 +165,8 @@ static void clear_board(struct tafl_state *s, const struct variant *v)
     s->head.first = (uint8_t)variant_get(v, "first");
     s->throne_passable = (uint8_t)variant_get(v, "throne_passable");
     s->throne_hostile = (uint8_t)variant_get(v, "throne_hostile");
+    s->king_throne_barred = (uint8_t)variant_get(v, "king_throne");
+    s->repetition_draw = (uint8_t)variant_get(v, "repetition_draw");
     s->king_armed = (uint8_t)variant_get(v, "king_armed");
     s->edge_captures_king = (uint8_t)variant_get(v, "edge_captures_king");
     s->king_custodial = (uint8_t)variant_get(v, "king_capture");
@@ -220,6 +234,47 @@ static uint32_t line_blocked(const struct tafl_state *s, int line)
     return line == 4 && !s->throne_passable ? 1u << 4 : 0;
 }
 
+/* The throne's bit in a line: set for rank 4 and file 4. */
+static uint32_t line_throne(int line)
+{
+    return line == 4 ? 1u << 4 : 0;
+}
+
+/* Writes the moves along a rank and a file from `from` into out; returns
+ * how many. */
+static inline int write_moves(int from, uint32_t along_rank,
+                              uint32_t along_file, move_t *out)
+{
+    const int rank_base = TAFL_SQ(0, rank_of(from));
+    const int file_base = TAFL_SQ(file_of(from), 0);
+    int n = 0;
+    for (; along_rank; along_rank &= along_rank - 1)
+        out[n++] = TAFL_MOVE(from, rank_base + __builtin_ctz(along_rank));
+    for (; along_file; along_file &= along_file - 1)
+        out[n++] = TAFL_MOVE(from, file_base + 11 * __builtin_ctz(along_file));
+    return n;
+}
+
+/* The moves of the King on `from` under king_throne=barred: the throne
+ * blocks it and it may not stop there, as for men with throne_passable=0.
+ * Only once it has left the throne, RULES.md says; but a King on the
+ * throne never passes over or stops on its own square, and a King off it
+ * has left it (it starts there and, barred, cannot come back), so the rule
+ * needs no history and holds for positions read from text. Apart from
+ * piece_moves, so that the default rules' path stays as it was. */
+static __attribute__((noinline)) int barred_king_moves(
+    const struct tafl_state *s, int from, move_t *out)
+{
+    const int file = file_of(from), rank = rank_of(from);
+    uint32_t along_rank = line_reach(s->rank_occupancy[rank]
+                                     | line_throne(rank), file)
+                          & ~line_throne(rank);
+    uint32_t along_file = line_reach(s->file_occupancy[file]
+                                     | line_throne(file), rank)
+                          & ~line_throne(file);
+    return write_moves(from, along_rank, along_file, out);
+}
+
 /* Writes the moves of the piece on `from` into out; returns how many. */
 static inline int piece_moves(const struct tafl_state *s, int from,
                               move_t *out)
@@ -227,6 +282,8 @@ static inline int piece_moves(const struct tafl_state *s, int from,
     const int file = file_of(from), rank = rank_of(from);
     uint32_t along_rank, along_file;
     if (s->board[from] == TAFL_KING) {
+        if (__builtin_expect(s->king_throne_barred, 0))
+            return barred_king_moves(s, from, out);
         along_rank = line_reach(s->rank_occupancy[rank], file);
         along_file = line_reach(s->file_occupancy[file], rank);
     } else {
@@ -237,13 +294,7 @@ static inline int piece_moves(const struct tafl_state *s, int from,
                                 | line_blocked(s, file), rank)
                      & ~line_restricted(s, file);
     }
-    const int rank_base = TAFL_SQ(0, rank), file_base = TAFL_SQ(file, 0);
-    int n = 0;
-    for (; along_rank; along_rank &= along_rank - 1)
-        out[n++] = TAFL_MOVE(from, rank_base + __builtin_ctz(along_rank));
-    for (; along_file; along_file &= along_file - 1)
-        out[n++] = TAFL_MOVE(from, file_base + 11 * __builtin_ctz(along_file));
-    return n;
+    return write_moves(from, along_rank, along_file, out);
 }
 
 /* The game's legal_moves: every legal move of the side to move, none once
@@ -286,7 +337,10 @@ static int has_legal_move(const struct tafl_state *s)
 
 /* ---- captures -------------------------------------------------------- */
 
-/* Whether square sq helps the side `side` enclose an enemy man. */
+/* Whether square sq helps the side `side` enclose an enemy man: one of
+ * its own pieces, a corner (escape=corner), the empty throne
+ * (throne_hostile 1 or 2), or the occupied throne (throne_hostile=2; only
+ * the King can stand there). */
 static int hostile_to_enemy_men(const struct tafl_state *s, int sq, int side)
 {
     int p = s->board[sq];
@@ -296,7 +350,7 @@ static int hostile_to_enemy_men(const struct tafl_state *s, int sq, int side)
         && (p == TAFL_DEFENDER || (p == TAFL_KING && s->king_armed)))
         return 1;
     if (p != TAFL_EMPTY)
-        return 0;
+        return sq == THRONE && s->throne_hostile == 2;
     int kind = square_kind(sq);
     return (kind == CORNER_SQ && !s->escape_edge)
            || (kind == THRONE_SQ && s->throne_hostile);
@@ -374,8 +428,9 @@ static void settle_status(struct tafl_state *s, int mover)
     } else if (!has_legal_move(s)) {
         game_set_result(h, h->side ^ 1, REASON_NO_MOVES);
     } else {
-        int reps = mover >= 0 ? history_repetitions(&s->history, s->ply,
-                                                    h->hash) : 0;
+        int reps = mover >= 0 && s->repetition_draw
+                       ? history_repetitions(&s->history, s->ply, h->hash)
+                       : 0;
         enum end_reason draw = game_count_draw(reps, s->history.quiet_plies,
                                                s->no_capture_limit, s->ply,
                                                s->max_plies);

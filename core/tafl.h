@@ -17,7 +17,9 @@
  * Position text: `<board> <a|d> [no_capture_plies [ply]]`, the board as in
  * RULES.md (a attacker, d defender, k king). The shuttle history and the
  * repetition history are not part of the text; a position read from text
- * starts both empty, and counts as its own first occurrence.
+ * starts both empty, and counts as its own first occurrence. The
+ * king_throne=barred rule needs no history: a King off the throne has left
+ * it (it starts there and, barred, cannot come back).
  */
 #ifndef RULELAB_TAFL_H
 #define RULELAB_TAFL_H
@@ -50,6 +52,7 @@ struct tafl_state {
     /* rules of the variant */
     uint8_t throne_passable, throne_hostile, king_armed, edge_captures_king;
     uint8_t king_custodial, escape_edge;
+    uint8_t king_throne_barred, repetition_draw;
     uint16_t repetition_limit, no_capture_limit;
     uint32_t max_plies;
 

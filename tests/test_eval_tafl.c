@@ -526,6 +526,42 @@ static void test_random_positions(void **state)
     }
 }
 
+/* The same under Ludii's rules (issue 16): king_throne=barred and
+ * throne_hostile=2, in RULES.md's exact preset and with the corners and
+ * the surround rule of the defaults. */
+static void test_random_positions_ludii_rules(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "tafl(escape=edge,king_armed=1,king_capture=custodial,"
+        "king_throne=barred,throne_hostile=2,throne_passable=0,"
+        "repetition_limit=0,repetition_draw=0,no_capture_limit=0,"
+        "max_plies=2500)",
+        "tafl(king_throne=barred,throne_hostile=2)",
+    };
+    struct rng rng;
+    rng_seed(&rng, 20261216);
+    for (int v = 0; v < 2; v++) {
+        struct variant var;
+        char err[256];
+        assert_int_equal(variant_parse(variants[v], &var, err, sizeof err), 0);
+        for (int game = 0; game < 40; game++) {
+            struct tafl_state st;
+            tafl_game.init(&st, &var);
+            for (int ply = 0; ply < 120 && st.head.outcome == GAME_ONGOING;
+                 ply++) {
+                if (ply % 4 == 0) {
+                    check_features(&var, &st);
+                    check_moves(&var, &st);
+                }
+                move_t moves[GAME_MAX_MOVES];
+                int n = tafl_game.legal_moves(&st, moves);
+                tafl_game.apply(&st, moves[rng_below(&rng, (uint32_t)n)]);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -542,6 +578,7 @@ int main(void)
         cmocka_unit_test(test_is_forcing_defenders),
         cmocka_unit_test(test_is_forcing_attackers),
         cmocka_unit_test(test_random_positions),
+        cmocka_unit_test(test_random_positions_ludii_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,24 +92,47 @@ static char *all_v1_rows(const char *path)
     return out;
 }
 
-/* rows with the agent spec text `stored` (as "|stored\n") replaced by
- * the canonical text this program writes for spec; a new string. */
-static char *with_current_spec(const char *rows, const char *stored,
-                               const char *spec)
+/* rows with the row text `stored` (as "|stored\n") replaced by current;
+ * a new string. */
+static char *with_row_text(const char *rows, const char *stored,
+                           const char *current)
 {
-    struct agent *a;
-    char err[512], old_row[VARIANT_TEXT_MAX];
-    if (agent_create(spec, 1, &a, err, sizeof err) != 0)
-        fail_msg("%s: %s", spec, err);
+    char old_row[VARIANT_TEXT_MAX];
     snprintf(old_row, sizeof old_row, "|%s\n", stored);
     const char *at = strstr(rows, old_row);
     assert_non_null(at);
     size_t head = (size_t)(at - rows) + 1;
-    char *out = malloc(strlen(rows) + strlen(a->spec) + 1);
-    snprintf(out, strlen(rows) + strlen(a->spec) + 1, "%.*s%s%s", (int)head,
-             rows, a->spec, at + strlen(old_row) - 1);
+    char *out = malloc(strlen(rows) + strlen(current) + 1);
+    snprintf(out, strlen(rows) + strlen(current) + 1, "%.*s%s%s", (int)head,
+             rows, current, at + strlen(old_row) - 1);
+    return out;
+}
+
+/* rows with the agent spec text `stored` replaced by the canonical text
+ * this program writes for spec; a new string. */
+static char *with_current_spec(const char *rows, const char *stored,
+                               const char *spec)
+{
+    struct agent *a;
+    char err[512];
+    if (agent_create(spec, 1, &a, err, sizeof err) != 0)
+        fail_msg("%s: %s", spec, err);
+    char *out = with_row_text(rows, stored, a->spec);
     agent_free(a);
     return out;
+}
+
+/* rows with the variant text `stored` replaced by the canonical text this
+ * program writes for variant; a new string. */
+static char *with_current_variant(const char *rows, const char *stored,
+                                  const char *variant)
+{
+    struct variant v;
+    char err[512], canonical[VARIANT_TEXT_MAX];
+    if (variant_parse(variant, &v, err, sizeof err) != 0)
+        fail_msg("%s: %s", variant, err);
+    assert_true(variant_canonical(&v, canonical, sizeof canonical) > 0);
+    return with_row_text(rows, stored, canonical);
 }
 
 /* ---- the migration chain ------------------------------------------------ */
@@ -160,16 +183,22 @@ static void test_fixture_migrates_and_resumes(void **state)
     assert_int_equal(db_count(path, "SELECT SUM(games) FROM runs WHERE "
                                "id > 1"), 0);
     /* ... and every other row is as cbdcb07 wrote it, but for the spec
-     * text of mcts: the store keeps the canonical text of the last rulelab
-     * to run an agent (results/README.md), which lists the parameters
-     * mcts has gained since (at version 2: its identity is unchanged) */
+     * text of mcts and the variant text of tafl: the store keeps the
+     * canonical text of the last rulelab to run an agent or a variant
+     * (results/README.md), which lists the parameters mcts and tafl have
+     * gained since (at version 2: their identities are unchanged) */
     char *runs_before = strstr(before, "#"), *runs_again = strstr(again, "#");
     char *rest_before = strstr(runs_before + 1, "#");
     char *rest_again = strstr(runs_again + 1, "#");
-    char *expected = with_current_spec(rest_before, "mcts(c=1.4,decisive=1,"
+    char *agents_now = with_current_spec(rest_before, "mcts(c=1.4,decisive=1,"
         "iterations=10,max_mb=64,max_nodes=0,ms=0,playout=random,"
         "playout_cap=0,reuse=1,solver=1)", "mcts(iterations=10)");
+    char *expected = with_current_variant(agents_now, "tafl(edge_captures_"
+        "king=1,escape=corner,first=attackers,king_armed=0,king_capture="
+        "surround,max_plies=60,no_capture_limit=50,repetition_limit=3,"
+        "throne_hostile=0,throne_passable=1)", "tafl(max_plies=60)");
     assert_string_equal(expected, rest_again);
+    free(agents_now);
     free(expected);
     /* every stored seed is what this program derives for that game */
     for (int c = 0; c < 2; c++)

@@ -274,7 +274,8 @@ static void test_zero_padded_values_do_not_overflow(void **state)
     assert_string_equal(s.cells[0].variant_text,
                         "tafl(edge_captures_king=1,escape=corner,"
                         "first=attackers,king_armed=1,king_capture=surround,"
-                        "max_plies=1,no_capture_limit=1,repetition_limit=1,"
+                        "king_throne=free,max_plies=1,no_capture_limit=1,"
+                        "repetition_draw=1,repetition_limit=1,"
                         "throne_hostile=1,throne_passable=1)");
     sweep_free(&s);
     free(text);

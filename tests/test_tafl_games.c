@@ -6,7 +6,8 @@
  *  - differential: the fast generator and apply agree with the naive
  *    reference in tests/ref/tafl_ref.c (written apart, from RULES.md alone)
  *    on every position of random games under all 64 combinations of the
- *    capture and movement parameters.
+ *    capture and movement parameters, and again with king_throne=barred
+ *    and throne_hostile=2 (Ludii's Tablut), and under the exact preset.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -195,11 +196,78 @@ static void test_differential_against_reference(void **state)
     assert_true(positions > 130000); /* the README's figure */
 }
 
+/* The parameters of Ludii's Tablut (issue 16): king_throne=barred and
+ * throne_hostile=2, each pair of theirs not covered above ((free, 0) and
+ * (free, 1) are) under all 32 combinations of the other movement and
+ * capture parameters, repetition_draw alternating (the fast engine's
+ * alone: the reference has no history rules, and each position is
+ * compared from its text), then RULES.md's exact Ludii preset. */
+static void test_differential_ludii_rules(void **state)
+{
+    (void)state;
+    static const struct { const char *king_throne; int hostile; } pairs[] = {
+        {"barred", 0}, {"barred", 1}, {"barred", 2}, {"free", 2}};
+    long positions = 0;
+    for (int pair = 0; pair < 4; pair++) {
+        for (int combo = 0; combo < 32; combo++) {
+            char text[320];
+            snprintf(text, sizeof text,
+                     "tafl(king_throne=%s,throne_hostile=%d,"
+                     "throne_passable=%d,king_armed=%d,edge_captures_king=%d,"
+                     "king_capture=%s,escape=%s,first=%s,repetition_draw=%d)",
+                     pairs[pair].king_throne, pairs[pair].hostile, combo & 1,
+                     (combo >> 1) & 1, (combo >> 2) & 1,
+                     (combo >> 3) & 1 ? "custodial" : "surround",
+                     (combo >> 4) & 1 ? "edge" : "corner",
+                     combo % 3 == 0 ? "defenders" : "attackers",
+                     (combo + pair) & 1);
+            struct variant v;
+            char err[256];
+            if (variant_parse(text, &v, err, sizeof err) != 0)
+                fail_msg("%s", err);
+            tafl_ref_params p;
+            tafl_ref_defaults(&p);
+            p.king_throne_barred = pairs[pair].king_throne[0] == 'b';
+            p.throne_hostile = pairs[pair].hostile;
+            p.throne_passable = combo & 1;
+            p.king_armed = (combo >> 1) & 1;
+            p.edge_captures_king = (combo >> 2) & 1;
+            p.king_custodial = (combo >> 3) & 1;
+            p.escape_edge = (combo >> 4) & 1;
+            for (int game = 0; game < 6; game++)
+                positions += differential_game(
+                    &v, &p, (uint64_t)(100000 + pair * 1000 + combo * 10
+                                       + game));
+        }
+    }
+    /* the preset */
+    struct variant v;
+    variant_parse("tafl(escape=edge,king_armed=1,king_capture=custodial,"
+                  "king_throne=barred,throne_hostile=2,throne_passable=0,"
+                  "repetition_limit=0,repetition_draw=0,no_capture_limit=0,"
+                  "max_plies=2500)", &v, NULL, 0);
+    tafl_ref_params p;
+    tafl_ref_defaults(&p);
+    p.escape_edge = p.king_armed = p.king_custodial = 1;
+    p.king_throne_barred = 1;
+    p.throne_hostile = 2;
+    p.throne_passable = 0;
+    long preset = 0;
+    for (int game = 0; game < 100; game++)
+        preset += differential_game(&v, &p, (uint64_t)(200000 + game));
+    print_message("differential, Ludii's rules: %ld positions agree, %ld of "
+                  "them under the exact preset\n", positions + preset,
+                  preset);
+    assert_true(positions > 120000);
+    assert_true(preset > 10000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_consistent),
         cmocka_unit_test(test_differential_against_reference),
+        cmocka_unit_test(test_differential_ludii_rules),
     };
     return cmocka_run_group_tests_name("tafl_games", tests, NULL, NULL);
 }

@@ -15,6 +15,14 @@
 
 static const char *tafl_defaults =
     "tafl(edge_captures_king=1,escape=corner,first=attackers,king_armed=0,"
+    "king_capture=surround,king_throne=free,max_plies=500,"
+    "no_capture_limit=50,repetition_draw=1,repetition_limit=3,"
+    "throne_hostile=0,throne_passable=1)";
+
+/* The identity of the defaults: the canonical form of release cbdcb07,
+ * before king_throne and repetition_draw (since 2) came. */
+static const char *tafl_default_identity =
+    "tafl(edge_captures_king=1,escape=corner,first=attackers,king_armed=0,"
     "king_capture=surround,max_plies=500,no_capture_limit=50,"
     "repetition_limit=3,throne_hostile=0,throne_passable=1)";
 
@@ -47,9 +55,9 @@ static void test_values_are_set_and_sorted(void **state)
                  buf, sizeof buf);
     assert_string_equal(
         buf, "tafl(edge_captures_king=1,escape=edge,first=defenders,"
-             "king_armed=0,king_capture=surround,max_plies=500,"
-             "no_capture_limit=50,repetition_limit=2,throne_hostile=0,"
-             "throne_passable=1)");
+             "king_armed=0,king_capture=surround,king_throne=free,"
+             "max_plies=500,no_capture_limit=50,repetition_draw=1,"
+             "repetition_limit=2,throne_hostile=0,throne_passable=1)");
     /* The canonical form parses back to itself. */
     char again[VARIANT_TEXT_MAX];
     canonical_of(buf, again, sizeof again);
@@ -59,6 +67,58 @@ static void test_values_are_set_and_sorted(void **state)
                                    0), 0);
     assert_int_equal(variant_get(&v, "max_plies"), 0);
     assert_int_equal(variant_get(&v, "king_armed"), 1);
+}
+
+static void expect_error(const char *text, const char *needle);
+
+static void identity_of(const char *text, char *out, size_t n)
+{
+    struct variant v;
+    char err[256] = "";
+    if (variant_parse(text, &v, err, sizeof err) != 0)
+        fail_msg("'%s' did not parse: %s", text, err);
+    assert_true(variant_identity(&v, out, n) > 0);
+}
+
+/* The tafl parameters of issue 16 (king_throne, repetition_draw, since 2,
+ * and throne_hostile's value 2) leave every identity of before as it was:
+ * at their defaults they are not in it, given explicitly or not; away
+ * from them they are. throne_hostile was a bool: its texts 0 and 1 are
+ * the same as an integer's. */
+static void test_new_tafl_parameters_keep_identities(void **state)
+{
+    (void)state;
+    char buf[VARIANT_TEXT_MAX];
+    identity_of("tafl", buf, sizeof buf);
+    assert_string_equal(buf, tafl_default_identity);
+    identity_of("tafl(king_throne=free,repetition_draw=1,throne_hostile=0)",
+                buf, sizeof buf);
+    assert_string_equal(buf, tafl_default_identity);
+    identity_of("tafl(throne_hostile=1,escape=edge)", buf, sizeof buf);
+    assert_string_equal(buf, "tafl(edge_captures_king=1,escape=edge,"
+                        "first=attackers,king_armed=0,king_capture=surround,"
+                        "max_plies=500,no_capture_limit=50,"
+                        "repetition_limit=3,throne_hostile=1,"
+                        "throne_passable=1)");
+    /* RULES.md's exact Ludii preset names both new parameters */
+    identity_of("tafl(escape=edge,king_armed=1,king_capture=custodial,"
+                "king_throne=barred,throne_hostile=2,throne_passable=0,"
+                "repetition_limit=0,repetition_draw=0,no_capture_limit=0,"
+                "max_plies=2500)", buf, sizeof buf);
+    assert_string_equal(buf, "tafl(edge_captures_king=1,escape=edge,"
+                        "first=attackers,king_armed=1,king_capture=custodial,"
+                        "king_throne=barred,max_plies=2500,"
+                        "no_capture_limit=0,repetition_draw=0,"
+                        "repetition_limit=0,throne_hostile=2,"
+                        "throne_passable=0)");
+    identity_of("tafl(repetition_draw=0)", buf, sizeof buf);
+    assert_non_null(strstr(buf, ",repetition_draw=0,"));
+    expect_error("tafl(throne_hostile=3)",
+                      "bad value '3' for throne_hostile (allowed: 0..2)");
+    expect_error("tafl(king_throne=open)",
+                      "bad value 'open' for king_throne (allowed: "
+                      "free|barred)");
+    expect_error("tafl(repetition_draw=2)", "allowed: 0 or 1");
 }
 
 static void expect_error(const char *text, const char *needle)
@@ -215,6 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_in_every_spelling),
         cmocka_unit_test(test_values_are_set_and_sorted),
+        cmocka_unit_test(test_new_tafl_parameters_keep_identities),
         cmocka_unit_test(test_bad_variants_are_named),
         cmocka_unit_test(test_long_values_are_read_whole),
         cmocka_unit_test(test_numbers_are_decimal),

@@ -35,6 +35,7 @@ void tafl_ref_defaults(tafl_ref_params *p)
     p->edge_captures_king = 1;
     p->king_custodial = 0;
     p->escape_edge = 0;
+    p->king_throne_barred = 0;
 }
 
 /* ---------------------------------------------------------------- geometry */
@@ -166,7 +167,9 @@ typedef struct {
 /* May the piece `piece` end its move on (f,r)? (The square is empty.) */
 static int may_stop_on(const tafl_ref_params *p, char piece, int f, int r)
 {
-    if (piece == KING) return 1;
+    /* king_throne=barred: once it has left the throne (and a King that
+     * stops somewhere has left it) the King may not stop on it. */
+    if (piece == KING) return !(p->king_throne_barred && is_throne(f, r));
     /* Only the King may end on the throne or a corner. */
     if (is_throne(f, r)) return 0;
     if (is_special_corner(p, f, r)) return 0;
@@ -176,7 +179,8 @@ static int may_stop_on(const tafl_ref_params *p, char piece, int f, int r)
 /* May the piece `piece` pass over the empty square (f,r)? */
 static int may_pass_over(const tafl_ref_params *p, char piece, int f, int r)
 {
-    if (piece == KING) return 1;
+    /* king_throne=barred: nor pass over it. */
+    if (piece == KING) return !(p->king_throne_barred && is_throne(f, r));
     if (is_throne(f, r)) return p->throne_passable;
     return 1; /* corners lie on the edge; nothing ever passes over them */
 }
@@ -256,8 +260,10 @@ static int encloses_for(const pos_t *pos, const tafl_ref_params *p, char s, int 
     if (s == 'd' && c == KING && p->king_armed) return 1;
     /* A corner (escape=corner only) encloses pieces of both sides. */
     if (is_special_corner(p, f, r)) return 1;
-    /* The EMPTY throne, if hostile, encloses men of both sides. */
+    /* The EMPTY throne, if hostile (1 or 2), encloses men of both sides. */
     if (is_throne(f, r) && c == EMPTY && p->throne_hostile) return 1;
+    /* throne_hostile=2: the occupied throne (the King on it) too. */
+    if (is_throne(f, r) && p->throne_hostile == 2) return 1;
     return 0;
 }
 

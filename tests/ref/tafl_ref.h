@@ -6,7 +6,7 @@
  * and shares nothing with the engine.
  *
  * Not covered (history rules): the shuttle/repetition_limit rule, threefold
- * repetition, no_capture_limit and max_plies.  Everything else of section 3
+ * repetition (and so repetition_draw), no_capture_limit and max_plies.  Everything else of section 3
  * is, including every parameter below.
  *
  * Board geometry: files a..i (left to right), ranks 1..9 (bottom to top).
@@ -27,10 +27,14 @@ typedef struct {
                                 completeness. */
     int throne_passable;     /* default 1: men may pass over the EMPTY throne
                                 (never stop on it); 0: men may not pass over it.
-                                The King may always pass over and stop on it. */
+                                The King may pass over and stop on it unless
+                                king_throne_barred. */
     int throne_hostile;      /* default 0; 1: the EMPTY throne encloses men of
                                 both sides (acts as the far piece). An occupied
-                                throne is never hostile in itself. */
+                                throne is never hostile in itself.
+                                2: the throne encloses men of both sides whether
+                                empty or occupied (by the King: the only piece
+                                that may stand there). */
     int king_armed;          /* default 0; 1: the King captures when it moves
                                 and serves as the far piece for defenders. */
     int edge_captures_king;  /* default 1: the board edge may be the 4th side of
@@ -46,6 +50,11 @@ typedef struct {
                                 hostile to men of both sides.
                                 1 = escape=edge: King wins on any edge square;
                                 corners are ordinary squares. */
+    int king_throne_barred;  /* 0 = king_throne=free (default); 1 = barred: once
+                                the King has left the throne it may neither stop
+                                on it nor pass over it. A King off the throne
+                                has left it (it starts there and cannot come
+                                back), so this needs no history. */
 } tafl_ref_params;
 
 /* Fills *p with the defaults of RULES.md (all as commented above). */

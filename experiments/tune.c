@@ -272,7 +272,8 @@ int tune_variant(sqlite3 *db, const char *variant, const struct tune_options *o,
     if (tune_sample_variant(db, variant, o, &s, err, errsz) != 0)
         return -1;
     struct variant v;
-    variant_parse(variant, &v, NULL, 0); /* it parsed in the sampling */
+    char why[256];
+    variant_parse(variant, &v, why, sizeof why); /* parsed in the sampling */
     const struct game_eval *e = eval_of(v.game);
     int nf = e->n_features, rc = -1;
     out->eval = e;

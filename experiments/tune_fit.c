@@ -67,16 +67,18 @@ static double objective(const double *x, const double *y, int n, int nf,
 
 /* Solves a x = b for the m x m symmetric positive definite a (row-major,
  * overwritten by its Cholesky factor), b overwritten by x. Returns 0, or
- * -1 when a is not positive definite. */
+ * -1 when a is not positive definite, or so near singular that a pivot
+ * keeps less than 1e-12 of its diagonal entry (rounding would decide the
+ * step). */
 static int cholesky_solve(double *a, double *b, int m)
 {
     for (int i = 0; i < m; i++) {
         for (int k = 0; k <= i; k++) {
-            double s = a[i * m + k];
+            double s = a[i * m + k], diagonal = s;
             for (int p = 0; p < k; p++)
                 s -= a[i * m + p] * a[k * m + p];
             if (i == k) {
-                if (!(s > 0))
+                if (!(s > 1e-12 * diagonal))
                     return -1;
                 a[i * m + i] = sqrt(s);
             } else {
@@ -155,8 +157,12 @@ int tune_fit(const double *x, const double *y, int n, int nf,
         }
         double grad[EVAL_MAX_FEATURES];
         memcpy(grad, g, sizeof grad);
-        if (cholesky_solve(h, step, m) != 0)
-            return -1; /* singular: features linearly dependent, l2 0 */
+        if (cholesky_solve(h, step, m) != 0) {
+            /* singular: features linearly dependent, l2 0 */
+            for (int i = 0; i < nf; i++)
+                out->w[i] = prior[i];
+            return -1;
+        }
         /* the Newton decrement: half of it estimates the gain left */
         double decrement = 0;
         for (int a = 0; a < m; a++)

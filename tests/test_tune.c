@@ -126,6 +126,13 @@ static void test_l2_and_fixed_features(void **state)
     assert_float_equal(fr.w[1], prior[1], 0);
     assert_int_equal(fr.fixed[0], 0);
     assert_int_equal(fr.fixed[1], 1);
+    /* two copies of one feature and no pull: no unique maximum; the fit
+     * says so and leaves the prior */
+    for (int j = 0; j < N; j++)
+        x[j * 2 + 1] = x[j * 2];
+    assert_int_equal(tune_fit(x, y, N, 2, prior, &plain, &fr), -1);
+    assert_float_equal(fr.w[0], prior[0], 0);
+    assert_float_equal(fr.w[1], prior[1], 0);
 }
 
 /* The split: a hash of the seed and the game id; over 2000 ids, a share

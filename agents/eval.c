@@ -45,11 +45,16 @@ int eval_weight_offset(const struct game_eval *e)
     return n;
 }
 
+void eval_features(const struct game_eval *e, const void *st, double *f)
+{
+    e->features(st, f);
+}
+
 double eval_score(const struct game_eval *e, const double *weights,
                   const void *st)
 {
     double f[EVAL_MAX_FEATURES], sum = 0.0;
-    e->features(st, f);
+    eval_features(e, st, f);
     for (int i = 0; i < e->n_features; i++)
         sum += weights[i] * f[i];
     return sum;

@@ -59,8 +59,15 @@ const struct param_spec *eval_weight(int i);
 /* The offset of e's weights among all of them (eval_weight's index). */
 int eval_weight_offset(const struct game_eval *e);
 
+/* Writes the e->n_features feature values of st (game not over) into f
+ * (room for EVAL_MAX_FEATURES), each from the side to move's view: what
+ * eval_score weighs, and what `rulelab tune` (experiments/tune.c) fits
+ * the weights to. */
+void eval_features(const struct game_eval *e, const void *st, double *f);
+
 /* The score of st (game not over) for the side to move: the sum of
- * weights[i] * feature i, where weights holds e->n_features values. */
+ * weights[i] * feature i (eval_features), where weights holds
+ * e->n_features values. */
 double eval_score(const struct game_eval *e, const double *weights,
                   const void *st);
 

@@ -26,7 +26,7 @@ check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
 check "no command"         2 "usage: rulelab"        -- "$bin"
 check "main help"          0 "perft"                 -- "$bin" --help
 check "unknown command"    2 "unknown command 'frob'" -- "$bin" frob
-for cmd in list perft show bench play run report ratings replay export solve verify claim; do
+for cmd in list perft show bench play run report ratings tune replay export solve verify claim; do
     check "$cmd --help"    0 "usage: rulelab $cmd"   -- "$bin" "$cmd" --help
 done
 check "unknown option"     2 "unknown option '--bogus'" -- "$bin" perft tafl 1 --bogus
@@ -106,6 +106,17 @@ check "ratings json"       0 '"first_move_elo": '   -- "$bin" ratings "$dir/rate
 check "ratings anchor"     0 "anchor: m = 100 (--anchor)" -- "$bin" ratings "$dir/rate.db" --anchor "mcts(iterations=5)=100"
 check "ratings unknown anchor" 1 "no agent 'zz'"     -- "$bin" ratings "$dir/rate.db" --anchor zz=0
 check "ratings unknown sweep" 1 "holds no sweep named 'nope'" -- "$bin" ratings "$dir/rate.db" --sweep nope
+# tune on the same games (tafl only)
+check "tune needs --game"  2 "needs --game"          -- "$bin" tune "$dir/rate.db"
+check "tune unknown game"  2 "unknown game 'chess'"  -- "$bin" tune "$dir/rate.db" --game chess
+check "tune no games"      1 "holds no games of jetan" -- "$bin" tune "$dir/rate.db" --game jetan
+check "tune other variant" 1 "holds no games of tafl(" -- "$bin" tune "$dir/rate.db" --game tafl --variant "tafl(first=defenders)"
+check "tune too few"       1 "too few positions to fit 10 weights" -- "$bin" tune "$dir/rate.db" --game tafl --positions 50
+check "tune table"         0 "spec: ab(tafl_attackers=" -- "$bin" tune "$dir/rate.db" --game tafl
+check "tune json"          0 '"positions_held_out": ' -- "$bin" tune "$dir/rate.db" --game tafl --format json
+check "tune csv"           0 "variant,weight,hand_set,fitted" -- "$bin" tune "$dir/rate.db" --game tafl --format csv
+check "tune agent spec"    0 "spec: ab(nodes=20000,tafl_attackers=" -- "$bin" tune "$dir/rate.db" --game tafl --agent "ab(nodes=20000)"
+check "tune bad agent"     2 "--agent takes an agent kind" -- "$bin" tune "$dir/rate.db" --game tafl --agent random
 rm -rf "$dir"
 for f in "$(dirname "$0")"/../experiments/sweeps/*.ini; do
     check "sweep $(basename "$f") parses" 0 "games" -- "$bin" run "$f" --dry-run

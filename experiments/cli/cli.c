@@ -19,7 +19,7 @@
 #include "store.h"
 
 static const struct cli_command *const commands[] = {
-    &cmd_run, &cmd_report, &cmd_ratings, &cmd_replay, &cmd_export,
+    &cmd_run, &cmd_report, &cmd_ratings, &cmd_tune, &cmd_replay, &cmd_export,
     &cmd_play, &cmd_solve, &cmd_verify, &cmd_claim, &cmd_list, &cmd_show,
     &cmd_perft, &cmd_bench, &cmd_migrate, &cmd_tactics, &cmd_merge, NULL};
 

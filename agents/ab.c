@@ -43,7 +43,7 @@
 #define TT_WAYS 4
 
 enum { P_DEPTH, P_NODES, P_MS, P_TT_MB, P_QUIESCENCE, P_QDEPTH, P_QFORCING,
-       P_COUNT };
+       P_CONTEMPT, P_COUNT };
 
 static const struct param_spec ab_params[P_COUNT] = {
     [P_DEPTH] = {"depth", PARAM_INT, 60, 1, 60, NULL,
@@ -62,6 +62,9 @@ static const struct param_spec ab_params[P_COUNT] = {
     [P_QFORCING] = {"qforcing", PARAM_BOOL, 1, 0, 1, NULL,
                     "quiescence also plays forcing moves and every reply",
                     1},
+    [P_CONTEMPT] = {"contempt", PARAM_INT, 0, -100000, 100000, NULL,
+                    "a draw by the rules is worth -contempt points to the "
+                    "side the agent plays (+contempt to its opponent)", 2},
 };
 
 enum bound { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
@@ -79,7 +82,7 @@ enum qmode { Q_NORMAL, Q_EVADE, Q_CASH };
 
 struct ab {
     /* parameters */
-    int max_depth, ms, quiescence, qdepth, qforcing;
+    int max_depth, ms, quiescence, qdepth, qforcing, contempt;
     uint64_t node_limit;
     double *weights; /* every evaluation weight, eval_weight's order */
 
@@ -101,6 +104,8 @@ struct ab {
     const struct game *g;
     const struct game_eval *e;
     const double *w; /* the game's weights */
+    int draw_score[2]; /* a draw's value for the mover, by its seat */
+    uint64_t root_mix; /* mixed into table keys: the root's seat */
     uint64_t nodes, next_clock; /* the clock is read every 256 nodes */
     double deadline;
     int can_stop, stopped;
@@ -135,36 +140,13 @@ static int32_t *order_at(struct ab *a, int ply)
     return a->order + (size_t)ply * GAME_MAX_MOVES;
 }
 
-/* A 64-bit hash of every byte of a state (two lanes of multiply-xorshift
- * over 8-byte words, then a final mix). */
-static uint64_t state_key(const void *st, size_t size)
-{
-    const unsigned char *p = st;
-    uint64_t h0 = 0x243f6a8885a308d3ULL ^ size, h1 = 0x13198a2e03707344ULL;
-    size_t i = 0;
-    for (; i + 16 <= size; i += 16) {
-        uint64_t w0, w1;
-        memcpy(&w0, p + i, 8);
-        memcpy(&w1, p + i + 8, 8);
-        h0 = (h0 ^ w0) * 0x9fb21c651e98df25ULL;
-        h1 = (h1 ^ w1) * 0xc4ceb9fe1a85ec53ULL;
-        h0 ^= h0 >> 32;
-        h1 ^= h1 >> 29;
-    }
-    for (; i < size; i++)
-        h0 = (h0 ^ p[i]) * 0x100000001b3ULL;
-    uint64_t h = h0 ^ (h1 * 0x9e3779b97f4a7c15ULL);
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 33);
-}
-
 /* The value for the mover (seat) of a game that just ended, ply plies
- * from the root. */
-static int terminal_score(enum game_outcome o, int mover, int ply)
+ * from the root: a draw is draw_score[mover] (the contempt). */
+static int terminal_score(const struct ab *a, enum game_outcome o, int mover,
+                          int ply)
 {
     if (o == GAME_DRAW)
-        return 0;
+        return a->draw_score[mover];
     int mover_won = (o == GAME_WIN_SEAT0) == (mover == 0);
     return mover_won ? AB_WIN - ply : -(AB_WIN - ply);
 }
@@ -398,7 +380,7 @@ static int qsearch(struct ab *a, int ply, int qply, int alpha, int beta,
     if (mode != Q_CASH)
         n = g->legal_moves(st, mv);
     if (n == 0)
-        return 0;
+        return a->draw_score[g->to_move(st)];
     int best = -INF;
     if (mode != Q_EVADE) {
         best = static_score(a, st);
@@ -433,7 +415,7 @@ static int qsearch(struct ab *a, int ply, int qply, int alpha, int beta,
         g->apply(child, m);
         struct game_status s = g->status(child);
         int v = s.outcome != GAME_ONGOING
-                ? terminal_score(s.outcome, mover, ply + 1)
+                ? terminal_score(a, s.outcome, mover, ply + 1)
                 : -qsearch(a, ply + 1, qply + 1, -beta, -alpha, cm);
         if (a->stopped)
             return 0;
@@ -467,7 +449,7 @@ static int child_value(struct ab *a, const void *st, int ply, move_t m,
     g->apply(child, m);
     struct game_status s = g->status(child);
     if (s.outcome != GAME_ONGOING)
-        return terminal_score(s.outcome, g->to_move(st), ply + 1);
+        return terminal_score(a, s.outcome, g->to_move(st), ply + 1);
     return -search(a, ply + 1, depth - 1, -beta, -alpha, cm);
 }
 
@@ -498,7 +480,7 @@ static int search(struct ab *a, int ply, int depth, int alpha, int beta,
     move_t hash_move = 0;
     int has_hash = 0;
     if (a->tt) {
-        key = state_key(st, g->state_size);
+        key = a->e->search_key(st) ^ a->root_mix;
         check = g->hash(st);
         const struct tt_entry *e = tt_probe(a, key, check);
         if (e) {
@@ -514,7 +496,7 @@ static int search(struct ab *a, int ply, int depth, int alpha, int beta,
     }
     int n = g->legal_moves(st, moves_at(a, ply));
     if (n == 0)
-        return 0;
+        return a->draw_score[g->to_move(st)];
     if (depth >= 2 && wins_at_once(a, st, ply, n)) {
         int s = AB_WIN - (ply + 1);
         tt_store(a, key, check, depth, ply, s, BOUND_EXACT,
@@ -632,6 +614,12 @@ static move_t ab_choose(void *self, const struct game *g, const void *st,
     a->overwrites = 0;
     a->deadline = a->ms ? now_ms() + a->ms : 0;
     a->generation++;
+    const int root = g->to_move(st);
+    a->draw_score[root] = -a->contempt;
+    a->draw_score[root ^ 1] = a->contempt;
+    /* with contempt a value depends on the root's seat as well */
+    a->root_mix = a->contempt ? 0x6a09e667f3bcc909ULL * (uint64_t)(root + 1)
+                              : 0;
     memset(a->history, 0, sizeof a->history);
     memset(a->killers, 0, sizeof *a->killers * (size_t)a->plies);
     memset(a->win_killer, 0, sizeof *a->win_killer * (size_t)a->plies);
@@ -721,6 +709,7 @@ static void *ab_create(const double *values, uint64_t seed)
     a->quiescence = (int)values[P_QUIESCENCE];
     a->qdepth = (int)values[P_QDEPTH];
     a->qforcing = (int)values[P_QFORCING];
+    a->contempt = (int)values[P_CONTEMPT];
     a->plies = plies_for(a->max_depth, a->qdepth);
     size_t plies = (size_t)a->plies, entries = tt_entries((int)values[P_TT_MB]);
     int nw = eval_weight_count();
@@ -753,4 +742,4 @@ void ab_last_search(const struct agent *ag, struct ab_info *out)
 
 const struct agent_kind ab_kind = {
     "ab", "iterative-deepening alpha-beta (PVS, table, quiescence)",
-    ab_params, P_COUNT, ab_create, ab_choose, NULL, ab_destroy, 1, 1};
+    ab_params, P_COUNT, ab_create, ab_choose, NULL, ab_destroy, 2, 1};

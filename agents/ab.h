@@ -15,6 +15,9 @@
  *   qdepth      most plies of quiescence (0..32)
  *   qforcing    in quiescence, also forcing moves (eval.h's is_forcing)
  *               and every reply to them (0/1)
+ *   contempt    points a draw by the rules costs the side the agent
+ *               plays (and gains its opponent), so that it avoids draws
+ *               unless behind by more
  * The search stops at the first budget reached (depth, nodes or ms), but
  * always completes depth 1, so a legal move is returned whatever the
  * budget; the move is that of the deepest completed iteration, or of the
@@ -32,14 +35,17 @@
  *
  * Scores are points from eval.h (about 100 to a pawn-like piece) for the
  * side to move; a win is AB_WIN less the plies to it (the fastest win and
- * the slowest loss are preferred); a draw by the rules is 0. Equal root
+ * the slowest loss are preferred); a draw by the rules is -contempt for
+ * the root's side to move (+contempt for the other). Equal root
  * scores are broken by the root's move order, shuffled by the agent's
  * seeded generator at every move (the previous iteration's best first).
  *
- * The transposition table keys a position by a 64-bit hash of its whole
- * state (counters and histories included, so two positions share an entry
- * only if every rule sees them alike), checked against the game's Zobrist
- * hash. Buckets of four entries; a store replaces the entry of the same
+ * The transposition table keys a position by its game's search key
+ * (eval.h: the Zobrist hash mixed with the counters, the live repetition
+ * stretch and the rules, so two positions share an entry only if every
+ * rule sees them alike), checked against the game's Zobrist hash. With
+ * contempt the root's seat is mixed in too (a draw's value depends on
+ * it). Buckets of four entries; a store replaces the entry of the same
  * position, else the one from the oldest search, the shallowest among
  * those. The table is kept between the moves of a game.
  *

@@ -391,7 +391,8 @@ static void random_midgame(int game, struct rng *r, int plies,
 }
 
 /* The same fixed-depth search with the table and without: same move,
- * same score, on small positions and positions from random games. */
+ * same score, on small positions and positions from random games, with
+ * and without contempt. */
 static void test_table_changes_nothing(void **state)
 {
     (void)state;
@@ -409,9 +410,13 @@ static void test_table_changes_nothing(void **state)
             char with[96], without[96], text[4096];
             struct ab_info a, b;
             int d = depth[game] + (i % 2);
-            snprintf(with, sizeof with, "ab(depth=%d,nodes=0,tt_mb=4)", d);
-            snprintf(without, sizeof without, "ab(depth=%d,nodes=0,tt_mb=0)",
-                     d);
+            /* every third with contempt: draws then score by the root's
+             * seat, which the table key must carry */
+            const char *more = i % 3 == 2 ? ",contempt=150" : "";
+            snprintf(with, sizeof with, "ab(depth=%d,nodes=0,tt_mb=4%s)", d,
+                     more);
+            snprintf(without, sizeof without,
+                     "ab(depth=%d,nodes=0,tt_mb=0%s)", d, more);
             move_t ma = search(with, (uint64_t)i, v.game, st, &a);
             move_t mb = search(without, (uint64_t)i, v.game, st, &b);
             if (ma != mb || a.score != b.score) {

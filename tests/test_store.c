@@ -488,7 +488,7 @@ static void test_changed_behaviour_is_refused(void **state)
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
     char *b = db_rows(path, "SELECT behaviour FROM runs ORDER BY id DESC "
                        "LIMIT 1");
-    assert_string_equal(b, "serbest=1 jetan=1 tafl=1 random=1 mcts=2 ab=1\n");
+    assert_string_equal(b, "serbest=1 jetan=1 tafl=1 random=1 mcts=2 ab=2\n");
     free(b);
     /* One more game per cell: now each cell is still to be played. */
     s.games_per_cell = 4;

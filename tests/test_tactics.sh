@@ -6,7 +6,9 @@
 # tests/test_tactics.c, whose answers and legal move counts -- 16, the
 # king's, and 46 -- are derived there) reports one row per kind with the
 # right position counts, as a table and as JSON; `tactics verify` accepts
-# the hand set's stored moves (c5c1 wins, b7b1 is the one defence).
+# the hand set's stored moves (c5c1 wins, b7b1 is the one defence);
+# --missed lists on stderr exactly the positions the table counts as not
+# solved, each with its kind and the hand set's position.
 # Usage: test_tactics.sh PATH/TO/rulelab
 set -u
 bin=$1
@@ -59,6 +61,18 @@ out=$("$bin" tactics --games tafl --set "$dir" --agents random,random --json \
 "$bin" tactics verify --games tafl --set "$dir" >"$dir/out" 2>&1 \
     && grep -q 'tafl: 2 positions, 0 certificates: all verified' "$dir/out" \
     && ok "verify" || bad "verify: $(cat "$dir/out")"
+
+# --missed: one line per position not solved, as many as the table's
+# positions less solved, each naming its kind and position
+"$bin" tactics --games tafl --set "$dir" --agents random --quiet --missed \
+    >"$dir/out" 2>"$dir/err"
+unsolved=$(awk '$1 == "random" { n += $4 - $5 } END { print n + 0 }' \
+    "$dir/out")
+listed=$(grep -c '^missed	random	tafl	' "$dir/err")
+[ "$unsolved" -eq "$listed" ] \
+    && ! grep -v '^missed	random	tafl	\(win3	.*9/7a1/6a2/9/2k6/9/9/9/9 d\|defend	.*9/9/1a7/9/7a1/9/9/2a6/2kd5 a\)$' "$dir/err" \
+        | grep -q . \
+    && ok "missed ($listed of 2)" || bad "missed: $unsolved vs $(cat "$dir/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

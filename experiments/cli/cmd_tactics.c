@@ -115,27 +115,51 @@ static void print_row(int json, int *first, const char *spec,
     *first = 0;
 }
 
-/* Plays one agent over one game's set and prints its rows. */
+/* One position the agent did not solve, on stderr (--missed): the agent,
+ * game, kind, verdict, the move chosen, the variant and the position. */
+static void print_missed(const char *spec, const struct game *g,
+                         const struct tactic *t, move_t m,
+                         enum tactic_verdict v)
+{
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    char move[64] = "?", err[256];
+    if (tactics_setup(t, st, err, sizeof err) == 0)
+        g->move_to_text(st, m, move, sizeof move);
+    fprintf(stderr, "missed\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", spec, g->name,
+            tactic_kind_name(t->kind),
+            v == TACTIC_WRONG ? "wrong" : "unknown", move, t->variant_text,
+            t->position);
+}
+
+/* Plays one agent over one game's set and prints its rows (and, with
+ * missed, each position not solved). */
 static int run_one(const char *spec, const struct game *g,
                    const struct tactic *set, int n,
                    const struct tactics_play_options *base, int json,
-                   int quiet, int *first)
+                   int quiet, int missed, int *first)
 {
     enum tactic_verdict *v = malloc(sizeof *v * (size_t)(n ? n : 1));
+    move_t *moves = malloc(sizeof *moves * (size_t)(n ? n : 1));
     struct progress_ctx ctx = {spec, g->name, isatty(2)};
     struct tactics_play_options o = *base;
     char err[1024];
-    if (!v) {
+    if (!v || !moves) {
         fprintf(stderr, "rulelab tactics: out of memory\n");
+        free(v);
+        free(moves);
         return CLI_FAIL;
     }
     o.progress = quiet ? NULL : show_progress;
     o.ctx = &ctx;
-    if (tactics_play(set, n, spec, &o, v, NULL, err, sizeof err) != 0) {
+    if (tactics_play(set, n, spec, &o, v, moves, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab tactics: %s on %s: %s\n", spec, g->name, err);
         free(v);
+        free(moves);
         return CLI_FAIL;
     }
+    for (int i = 0; missed && i < n; i++)
+        if (v[i] != TACTIC_RIGHT)
+            print_missed(spec, g, &set[i], moves[i], v[i]);
     for (int k = 0; k < TACTIC_KINDS; k++) {
         long count = 0, tally[3] = {0, 0, 0};
         for (int i = 0; i < n; i++)
@@ -148,6 +172,7 @@ static int run_one(const char *spec, const struct game *g,
                   tally[TACTIC_UNKNOWN]);
     }
     free(v);
+    free(moves);
     return CLI_OK;
 }
 
@@ -243,7 +268,7 @@ static int run_tactics(int argc, char **argv)
     const char *mb_text = "16", *threads_text = NULL, *seed_text = "1";
     const char *limit_text = "0", *db = NULL, *sweep = "tactics_source";
     const char *cap_text = "0", *pos[1];
-    int json = 0, quiet = 0, npos;
+    int json = 0, quiet = 0, missed = 0, npos;
     const struct cli_option opts[] = {
         {"--agents", &agents, NULL}, {"--games", &games_text, NULL},
         {"--set", &dir, NULL}, {"--out", &dir, NULL},
@@ -252,7 +277,7 @@ static int run_tactics(int argc, char **argv)
         {"--limit", &limit_text, NULL}, {"--db", &db, NULL},
         {"--sweep", &sweep, NULL}, {"--cap", &cap_text, NULL},
         {"--json", NULL, &json}, {"--quiet", NULL, &quiet},
-        {NULL, NULL, NULL}};
+        {"--missed", NULL, &missed}, {NULL, NULL, NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_tactics);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
@@ -315,7 +340,7 @@ static int run_tactics(int argc, char **argv)
         } else {
             for (int i = 0; i < nspecs && status == CLI_OK; i++)
                 status = run_one(specs[i], games[gi], set, n, &o, json, quiet,
-                                 &first);
+                                 missed, &first);
         }
         free(set);
     }
@@ -331,6 +356,7 @@ const struct cli_command cmd_tactics = {
     "usage: rulelab tactics [--agents SPEC[,SPEC...]] [--games LIST]\n"
     "                       [--set DIR] [--nodes N] [--mb X] [--threads T]\n"
     "                       [--seed S] [--limit K] [--json] [--quiet]\n"
+    "                       [--missed]\n"
     "       rulelab tactics verify [--set DIR] [--games LIST] [--limit K]\n"
     "       rulelab tactics generate --db DB [--out DIR] [--sweep NAME]\n"
     "                       [--games LIST] [--cap K] [--threads T]\n\n"
@@ -361,7 +387,11 @@ const struct cli_command cmd_tactics = {
     "  --seed S        agent seeds start at S (default 1)\n"
     "  --limit K       only the first K positions of each kind per game\n"
     "  --json          a JSON array of rows instead of the table\n"
-    "  --quiet         no progress\n\n"
+    "  --quiet         no progress\n"
+    "  --missed        also list on stderr, one tab-separated line each,\n"
+    "                  every position not solved: `missed`, agent, game,\n"
+    "                  kind, wrong or unknown, the move chosen, variant,\n"
+    "                  position\n\n"
     "verify re-checks the set: every kept proof certificate verifies\n"
     "(proof_verify) and is of its position and bound, and the stored moves\n"
     "(a win's first move, every move a defend line lists) are right by the\n"

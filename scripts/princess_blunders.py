@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """princess_blunders.py -- issue 12's Jetan Princess-blunder check over a
 results database: how many Jetan games were lost by a Princess move onto a
 square where she is taken the next ply.

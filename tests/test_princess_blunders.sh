@@ -52,7 +52,7 @@ sqlite3 "$dir/b.db" "
     && "$bin" replay "$dir/b.db" "$b" >/dev/null \
     && ok "hand games replay" || bad "hand games replay"
 
-out=$(python3 "$script" "$dir/b.db" --list)
+out=$(/usr/bin/python3 "$script" "$dir/b.db" --list)
 rc=$?
 row=$(echo "$out" | awk '$1 == "all" { print $2, $3, $4, $5, $6 }')
 [ $rc -eq 0 ] && [ "$row" = "2 2 1 0 0" ] \
@@ -60,11 +60,11 @@ row=$(echo "$out" | awk '$1 == "all" { print $2, $3, $4, $5, $6 }')
     && [ "$(echo "$out" | grep -c '^blunder:')" -eq 1 ] \
     && ok "counts" || bad "counts: $out"
 
-python3 "$script" "$dir/b.db" --max 0 >/dev/null
+/usr/bin/python3 "$script" "$dir/b.db" --max 0 >/dev/null
 [ $? -eq 1 ] && ok "--max 0" || bad "--max 0"
-python3 "$script" "$dir/b.db" --max 1 >/dev/null
+/usr/bin/python3 "$script" "$dir/b.db" --max 1 >/dev/null
 [ $? -eq 0 ] && ok "--max 1" || bad "--max 1"
-python3 "$script" "$dir/none.db" >/dev/null 2>&1
+/usr/bin/python3 "$script" "$dir/none.db" >/dev/null 2>&1
 [ $? -eq 2 ] && ok "missing db" || bad "missing db"
 
 echo "$pass passed, $fail failed"

@@ -1,6 +1,8 @@
 /*
- * solver.c -- depth-bounded df-pn, proof certificates and their checker.
- * See solver.h for the question, the answers and the proof file format.
+ * solver.c -- depth-bounded df-pn and the writing of its certificates:
+ * proofs of wins (format in solver.h) and disproofs of them (disproof.h:
+ * the refutation rebuilt as a DAG from the transposition table, searching
+ * again where the table lost a child, then written in preorder).
  *
  * A node's proof and disproof numbers (pn, dn) count the leaves still to
  * settle to prove or disprove it; df-pn explores the most-proving child

@@ -12,7 +12,10 @@
  * A proven win can be written out as a proof certificate (a strategy
  * tree), which proof_verify (proof.h) re-checks from scratch with the move
  * generator alone; the command line never reports a win whose proof does
- * not verify.
+ * not verify. A proven "no win within N" is written out the same way as a
+ * disproof certificate (solver_write_certificate; format and checker in
+ * disproof.h), and the command line never reports one that does not
+ * verify either.
  *
  * Proof file format (text, one item per line):
  *

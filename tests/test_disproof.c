@@ -18,7 +18,8 @@
  *    the reference and every END stands where the reference says the game
  *    is over or the bound has run out; every link's target is in the same
  *    position text as the child. A certificate with more than 1,000
- *    attacker nodes is checked on a seeded sample of 1,000 of them.
+ *    attacker nodes is checked on a seeded sample of 1,000 of them (Jetan
+ *    from the start within 5 plies has 6,000 or so).
  *  - The committed Kings Landing disproof (argv[1]: rank 8, 3 plies from
  *    the empty board) verifies and passes the same walk with serbest_ref.
  *  - Tampered disproofs are rejected with the node named: an attacker move
@@ -773,6 +774,11 @@ static void test_tampered_jetan(void **state)
         }
     }
     assert_true(done[0] && done[1] && done[2]);
+    /* more than 1,000 attacker nodes: the reference checks a sample */
+    long checked = ref_check(t, 5, "jetan from the start, 5 plies");
+    print_message("jetan from the start, 5 plies: %ld nodes, %ld attacker "
+                  "nodes checked with jetan_ref\n", t->n, checked);
+    assert_int_equal(checked, 1000);
     /* the untouched one still verifies */
     char *buf, err[1024];
     size_t len;

@@ -186,7 +186,8 @@ static int32_t dag_add(struct dag *d, uint32_t bound, int or_node,
     node->refs = 1;
     node->emitted = -1;
     node->or_node = or_node;
-    memcpy(d->edges + d->ne, buf, sizeof *buf * (size_t)n);
+    if (n > 0) /* a leaf has no edges, and edges may not exist yet */
+        memcpy(d->edges + d->ne, buf, sizeof *buf * (size_t)n);
     d->ne += (size_t)n;
     return (int32_t)d->n++;
 }

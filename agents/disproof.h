@@ -101,9 +101,10 @@ struct disproof_info {
  * where the game is over or the need is 0; every bound covers its need;
  * every REF names an ended shared node in the same state at a bound that
  * covers the need; the counts match the header and the file ends after
- * "end\n". Memory: per ply of the bound one state, one move list and
- * its lookup table (state_size + 12 max_moves bytes: 15 KiB in
- * Serbest), the move dictionary (32 bytes a move, at most
+ * "end\n". Memory: a frame per ply down to the deepest bound the format
+ * allows (SOLVER_MAX_PLIES + 2 frames), each one state, one move list and
+ * its lookup table (state_size + 9 max_moves bytes: 11.4 KiB in Serbest,
+ * 750 KiB for all frames), the move dictionary (32 bytes a move, at most
  * DISPROOF_MAX_MOVE_IDS), and 32 bytes per shared node (the header's
  * count, allocated once) -- not the file's size. Returns 0 if valid, or
  * -1 with a message naming the place: the node number, its line of moves

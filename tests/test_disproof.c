@@ -715,8 +715,8 @@ static void test_tampered_jetan(void **state)
             char *buf;
             size_t len;
             int ok = cert_write(t, &buf, &len) == 0;
+            free(buf);
             if (ok) {
-                free(buf);
                 char why[128];
                 snprintf(why, sizeof why, "the attacker's move %s is not "
                          "refuted", nd->e[nd->n].move);
@@ -738,8 +738,9 @@ static void test_tampered_jetan(void **state)
             nd->e[0].slot = SLOT_END;
             char *buf;
             size_t len;
-            if (cert_write(t, &buf, &len) == 0) {
-                free(buf);
+            int ok = cert_write(t, &buf, &len) == 0;
+            free(buf);
+            if (ok) {
                 snprintf(why, sizeof why, "the line stops after %s with %d "
                          "plies still to cover", nd->e[0].move, nd->bound - 1);
                 expect_rejected(t, k, why, "a line stopped early");

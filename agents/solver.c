@@ -1,6 +1,8 @@
 /*
- * solver.c -- depth-bounded df-pn, proof certificates and their checker.
- * See solver.h for the question, the answers and the proof file format.
+ * solver.c -- depth-bounded df-pn and the writing of its certificates:
+ * proofs of wins (format in solver.h) and disproofs of them (disproof.h:
+ * the refutation rebuilt as a DAG from the transposition table, searching
+ * again where the table lost a child, then written in preorder).
  *
  * A node's proof and disproof numbers (pn, dn) count the leaves still to
  * settle to prove or disprove it; df-pn explores the most-proving child
@@ -13,37 +15,12 @@
  */
 #include "solver.h"
 
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define INF 0x3fffffffu
-
-struct tt_entry {
-    uint64_t key, check;
-    uint32_t pn, dn;
-    uint32_t depth;
-};
-
-#define TT_WAYS 4
-
-/* The children of one node being searched, kept for its whole visit. */
-struct level {
-    unsigned char *states; /* n states of state_size bytes */
-    size_t cap;
-    move_t moves[GAME_MAX_MOVES];
-    uint32_t pn[GAME_MAX_MOVES], dn[GAME_MAX_MOVES];
-};
-
-struct solver {
-    const struct game *g;
-    int attacker; /* seat */
-    struct tt_entry *tt;
-    size_t tt_mask;
-    uint64_t nodes, max_nodes;
-    int out_of_budget, out_of_memory;
-    struct level *levels[SOLVER_MAX_PLIES + 1];
-};
+#include "solver_internal.h"
 
 const char *solver_answer_name(enum solver_answer a)
 {
@@ -429,13 +406,56 @@ static int write_tree(struct solver *s, const void *st, uint32_t depth,
     return or_node || written == 0 ? -1 : 0;
 }
 
+static int write_certificate(const struct variant *v, const void *st,
+                             const struct solver_options *o, int disproof,
+                             FILE *out, struct solver_result *r,
+                             struct solver_certificate *cert, char *err,
+                             size_t errsz);
+
 int solver_write_proof(const struct variant *v, const void *st,
                        const struct solver_options *o, FILE *out,
                        struct solver_result *r, char *err, size_t errsz)
 {
+    return write_certificate(v, st, o, 0, out, r, NULL, err, errsz);
+}
+
+/* ---- what solver_disproof.c uses (solver_internal.h) -------------------- */
+
+uint64_t solver_state_key(const void *st, size_t size)
+{
+    return state_key(st, size);
+}
+
+void solver_tt_get(const struct solver *s, uint64_t key, uint64_t check,
+                   uint32_t depth, uint32_t *pn, uint32_t *dn)
+{
+    tt_get(s, key, check, depth, pn, dn);
+}
+
+int solver_settled(const struct solver *s, const void *st, uint32_t depth,
+                   uint32_t *pn, uint32_t *dn)
+{
+    return settled(s, st, depth, pn, dn);
+}
+
+void solver_search(struct solver *s, const void *st, uint32_t depth,
+                   uint32_t *pn, uint32_t *dn)
+{
+    search(s, st, depth, pn, dn);
+}
+
+/* solver_write_proof (disproof 0) and solver_write_certificate. */
+static int write_certificate(const struct variant *v, const void *st,
+                             const struct solver_options *o, int disproof,
+                             FILE *out, struct solver_result *r,
+                             struct solver_certificate *cert, char *err,
+                             size_t errsz)
+{
     const struct game *g = v->game;
     _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
     char position[1024], canonical[VARIANT_TEXT_MAX];
+    if (cert)
+        memset(cert, 0, sizeof *cert);
     /* Search the position exactly as the checker will rebuild it: from its
      * text, so no history the text lacks can make the two disagree. */
     if (g->to_text(st, position, sizeof position) < 0
@@ -463,11 +483,29 @@ int solver_write_proof(const struct variant *v, const void *st,
         } else {
             fprintf(out, "end\n");
         }
-        if (ferror(out)) {
-            snprintf(err, errsz, "writing the proof failed");
+    } else if (r->answer == SOLVER_NO_WIN && disproof) {
+        s.max_nodes = 0;
+        s.out_of_budget = 0;
+        rc = solver_write_disproof(&s, v, root, position, o->plies, out, cert, err,
+                            errsz);
+        if (rc == 0 && s.out_of_memory) {
+            snprintf(err, errsz, "out of memory rebuilding the disproof");
             rc = -1;
         }
     }
+    if (rc == 0 && r->answer != SOLVER_UNKNOWN && ferror(out)) {
+        snprintf(err, errsz, "writing the certificate failed");
+        rc = -1;
+    }
     solver_free(&s);
     return rc;
+}
+
+int solver_write_certificate(const struct variant *v, const void *st,
+                             const struct solver_options *o, FILE *out,
+                             struct solver_result *r,
+                             struct solver_certificate *cert, char *err,
+                             size_t errsz)
+{
+    return write_certificate(v, st, o, 1, out, r, cert, err, errsz);
 }

@@ -12,7 +12,10 @@
  * A proven win can be written out as a proof certificate (a strategy
  * tree), which proof_verify (proof.h) re-checks from scratch with the move
  * generator alone; the command line never reports a win whose proof does
- * not verify.
+ * not verify. A proven "no win within N" is written out the same way as a
+ * disproof certificate (solver_write_certificate; format and checker in
+ * disproof.h), and the command line never reports one that does not
+ * verify either.
  *
  * Proof file format (text, one item per line):
  *
@@ -83,5 +86,22 @@ int solver_solve(const struct game *g, const void *st,
 int solver_write_proof(const struct variant *v, const void *st,
                        const struct solver_options *o, FILE *out,
                        struct solver_result *r, char *err, size_t errsz);
+
+/* What solver_write_certificate wrote for a no-win answer. */
+struct solver_certificate {
+    long nodes, shared; /* the disproof's node records; those shared */
+};
+
+/* Solves st as above and writes the certificate of the answer to out: a
+ * proof (the format above) for SOLVER_WIN; for SOLVER_NO_WIN a disproof (the format of disproof.h: every attacker move
+ * refuted, a DAG sharing transpositions), its counts in *cert (may be
+ * NULL); nothing for SOLVER_UNKNOWN. Rebuilding a certificate may search
+ * again past o->max_nodes (the answer is known by then). Returns 0 with
+ * the answer in *r, or -1 with a message. */
+int solver_write_certificate(const struct variant *v, const void *st,
+                             const struct solver_options *o, FILE *out,
+                             struct solver_result *r,
+                             struct solver_certificate *cert, char *err,
+                             size_t errsz);
 
 #endif

@@ -11,16 +11,21 @@
  */
 #include "claim.h"
 
+#include <errno.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "game.h"
+#include "disproof.h"
 #include "proof.h"
+#include "sha256.h"
 #include "solver.h"
 
 struct candidate {
@@ -32,7 +37,7 @@ struct candidate {
     /* filled by the search */
     struct solver_result r;
     char pv[1024];
-    char *proof;
+    char *proof; /* "sha256:<hex> <location>" of a verified certificate */
     int failed;
     char err[256];
 };
@@ -88,9 +93,67 @@ static int sample_game(int64_t id, const char *variant, const char *moves,
     }
 }
 
-/* Solves one candidate, writing and verifying the proof of a win: fills
- * c->r, c->pv and c->proof (malloc'd, a win only), or sets c->failed with
- * a message in c->err. */
+/* The certificate folder's path as written (dir) and as stored in the
+ * table (loc), for o. */
+static void certificate_dir(const struct claim_options *o, char *dir,
+                            size_t dirsz, char *loc, size_t locsz)
+{
+    if (o->certificates) {
+        snprintf(dir, dirsz, "%s", o->certificates);
+        snprintf(loc, locsz, "%s", o->certificates);
+    } else {
+        snprintf(dir, dirsz, "%s/certificates", o->db_dir ? o->db_dir : ".");
+        snprintf(loc, locsz, "certificates");
+    }
+}
+
+/* Keeps the certificate in buf (size bytes) as <dir>/<hex>.<ext>, unless
+ * a file of that name is there already (the same bytes: the name is their
+ * hash), and sets c->proof. Returns 0, or -1 with c->err. */
+static int keep_certificate(struct candidate *c, const struct claim_options *o,
+                            const char *buf, size_t size)
+{
+    unsigned char digest[32];
+    char hex[65], dir[4096], loc[4096], path[4200], tmp[4300];
+    const char *ext = c->r.answer == SOLVER_WIN ? "proof" : "disproof";
+    sha256_bytes(buf, size, digest);
+    sha256_hex(digest, hex);
+    certificate_dir(o, dir, sizeof dir, loc, sizeof loc);
+    snprintf(path, sizeof path, "%s/%s.%s", dir, hex, ext);
+    if (access(path, F_OK) != 0) {
+        snprintf(tmp, sizeof tmp, "%s/.%s.%ld.%d.tmp", dir, hex, (long)getpid(),
+                 omp_get_thread_num());
+        FILE *f = fopen(tmp, "wb");
+        int bad = !f || fwrite(buf, 1, size, f) != size;
+        if (f && fclose(f) != 0)
+            bad = 1;
+        if (bad || rename(tmp, path) != 0) {
+            snprintf(c->err, sizeof c->err, "writing %.200s: %s", path,
+                     strerror(errno));
+            remove(tmp);
+            return -1;
+        }
+    }
+    size_t need = strlen(loc) + 2 * strlen(hex) + strlen(ext) + 16;
+    c->proof = malloc(need);
+    if (!c->proof) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return -1;
+    }
+    strcpy(c->proof, "sha256:");
+    strcat(c->proof, hex);
+    strcat(c->proof, " ");
+    strcat(c->proof, loc);
+    strcat(c->proof, "/");
+    strcat(c->proof, hex);
+    strcat(c->proof, ".");
+    strcat(c->proof, ext);
+    return 0;
+}
+
+/* Solves one candidate, writing and verifying the certificate of a win or
+ * a no win and keeping it (keep_certificate): fills c->r, c->pv and
+ * c->proof, or sets c->failed with a message in c->err. */
 static void solve_candidate(struct candidate *c, const struct claim_options *o)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
@@ -104,8 +167,8 @@ static void solve_candidate(struct candidate *c, const struct claim_options *o)
         return;
     }
     FILE *f = open_memstream(&buf, &size);
-    if (!f || solver_write_proof(&c->variant, st, &so, f, &c->r, c->err,
-                                 sizeof c->err) != 0) {
+    if (!f || solver_write_certificate(&c->variant, st, &so, f, &c->r, NULL,
+                                       c->err, sizeof c->err) != 0) {
         if (f)
             fclose(f);
         free(buf);
@@ -113,21 +176,25 @@ static void solve_candidate(struct candidate *c, const struct claim_options *o)
         return;
     }
     fclose(f);
-    if (c->r.answer == SOLVER_WIN) {
+    if (c->r.answer != SOLVER_UNKNOWN) {
         struct proof_info info;
+        struct disproof_info dinfo;
+        char why[512];
         FILE *in = fmemopen(buf, size, "r");
-        if (!in || proof_verify(in, &info, c->err, sizeof c->err) != 0) {
-            /* never report a win whose proof does not check */
-            c->r.answer = SOLVER_UNKNOWN;
-            free(buf);
-            buf = NULL;
-        }
+        int ok = in && (c->r.answer == SOLVER_WIN
+                            ? proof_verify(in, &info, why, sizeof why)
+                            : disproof_verify(in, &dinfo, why, sizeof why)) == 0;
         if (in)
             fclose(in);
-        c->proof = buf;
-    } else {
-        free(buf);
+        /* never report an answer whose certificate does not check */
+        if (!ok)
+            c->r.answer = SOLVER_UNKNOWN;
+        else if (keep_certificate(c, o, buf, size) != 0)
+            c->failed = 1;
     }
+    free(buf);
+    if (c->failed)
+        return;
     _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
     memcpy(cur, st, g->state_size);
     size_t len = 0;
@@ -300,6 +367,14 @@ int claim_run(struct store *st, const struct claim_options *o,
     int n = sample(db, o, &c, sum, err, errsz);
     if (n < 0)
         return -1;
+    char dir[4096], loc[4096];
+    certificate_dir(o, dir, sizeof dir, loc, sizeof loc);
+    if (n > 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, errsz, "making the certificate folder %s: %s", dir,
+                 strerror(errno));
+        free(c);
+        return -1;
+    }
     atomic_store(&stop_requested, 0);
     memset(&act, 0, sizeof act);
     act.sa_handler = on_signal;

@@ -30,6 +30,10 @@ struct claim_options {
     int positions; /* the claim positions of the first this many games that
                     * have one, answered or not (0 = all) */
     int threads;
+    /* where certificates go: a folder; NULL = "certificates" in the
+     * database's folder (db_dir), stored as a relative location */
+    const char *certificates;
+    const char *db_dir;
 };
 
 struct claim_summary {

@@ -63,6 +63,26 @@ wins=$(sqlite3 "$dir/full.db" "SELECT COUNT(*) FROM claims WHERE answer = 'win'
     AND proof IS NOT NULL")
 [ "$wins" -ge 1 ] && ok "the answers include a win with its proof ($wins)" \
     || bad "no win among the answers: the row comparison checks no proof"
+# Both answers keep a certificate: "sha256:<hex> <location>", the file
+# beside the database (certificates/), its bytes hashing to <hex>, and
+# `rulelab verify` accepting it.
+nowins=$(sqlite3 "$dir/full.db" "SELECT COUNT(*) FROM claims WHERE answer = 'no_win'")
+certs_ok=0
+certs_bad=""
+while IFS='|' read -r answer proof; do
+    hex=${proof#sha256:}
+    hex=${hex%% *}
+    loc=${proof#* }
+    ext=$([ "$answer" = win ] && echo proof || echo disproof)
+    if [ "$loc" = "certificates/$hex.$ext" ] && [ -f "$dir/$loc" ] \
+            && [ "$(sha256sum "$dir/$loc" | cut -d' ' -f1)" = "$hex" ] \
+            && "$bin" verify "$dir/$loc" >/dev/null 2>&1; then
+        certs_ok=$((certs_ok + 1))
+    else certs_bad="$certs_bad [$answer $proof]"; fi
+done < <(sqlite3 "$dir/full.db" "SELECT answer, proof FROM claims WHERE answer != 'unknown'")
+if [ "$nowins" -ge 1 ] && [ -z "$certs_bad" ] && [ "$certs_ok" -ge $((wins + nowins)) ]; then
+    ok "every win and no win ($wins + $nowins) names a certificate that hashes right and verifies"
+else bad "certificates: $nowins no-wins, $certs_ok good, bad:$certs_bad"; fi
 
 # Resumed after an interruption: same rows, none twice, the skip said.
 resumed_equal() { # resumed_equal NAME DB

@@ -130,6 +130,15 @@ check "verify a cut proof" 1 "INVALID: line 6: after " -- "$bin" verify "$proof"
 rm -f "$proof"
 check "the Kings Landing proof" 0 "the side to move wins within 5 plies (18205 lines)" -- "$bin" verify "$(dirname "$0")/../experiments/proofs/serbest_kl9_win5.proof"
 check "solve no win"       0 "no forced win within 2 plies (proven)" -- "$bin" solve tafl --position "4a4/9/9/a7a/9/9/9/4k4/9 d" --plies 2
+disproof=$(mktemp)
+check "solve no win, disproof kept" 0 "disproof: 16 nodes" -- "$bin" solve tafl --position "4a4/9/9/a7a/9/9/9/4k4/9 d" --plies 2 --proof "$disproof"
+check "verify the disproof" 0 "has no forced win within 2 plies (16 nodes" -- "$bin" verify "$disproof"
+# the data's last edge (the reply e2e8, slot END) cut: the root's record
+# then ends inside its last node
+head -c -5 "$disproof" >"$disproof.cut"
+check "verify a cut disproof" 1 "INVALID: node 15 (line: " -- "$bin" verify "$disproof.cut"
+rm -f "$disproof" "$disproof.cut"
+check "the Kings Landing disproof" 0 "no forced win within 3 plies (1361 nodes" -- "$bin" verify "$(dirname "$0")/../experiments/proofs/serbest_kl8_nowin3.disproof"
 check "solve budget"       0 "unknown: node budget" -- "$bin" solve serbest --plies 5 --nodes 3
 check "solve needs plies"  2 "needs VARIANT and --plies" -- "$bin" solve tafl
 check "solve bad plies"    2 "--plies must be"       -- "$bin" solve tafl --plies 99

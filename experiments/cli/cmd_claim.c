@@ -5,7 +5,9 @@
  * (experiments/claim.h); this file reads the options and prints the
  * summary, and after an interruption the command that resumes.
  */
+#include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
@@ -40,9 +42,10 @@ static int run_claim(int argc, char **argv)
 {
     const char *sweep = NULL, *plies_text = NULL, *nodes_text = "200000";
     const char *positions_text = "0", *threads_text = NULL, *mb_text = "64";
-    const char *pos[1];
+    const char *certificates = NULL, *pos[1];
     int npos;
     const struct cli_option opts[] = {{"--sweep", &sweep, NULL},
+                                      {"--certificates", &certificates, NULL},
                                       {"--plies", &plies_text, NULL},
                                       {"--nodes", &nodes_text, NULL},
                                       {"--positions", &positions_text, NULL},
@@ -68,11 +71,18 @@ static int run_claim(int argc, char **argv)
         fprintf(stderr, "rulelab claim: %s\n", err);
         return CLI_FAIL;
     }
+    char *db_copy = strdup(pos[0]);
+    if (!db_copy) {
+        store_close(st);
+        return CLI_FAIL;
+    }
     struct claim_options o = {sweep, (int)plies, (uint64_t)nodes, (size_t)mb,
-                              (int)positions, (int)threads};
+                              (int)positions, (int)threads, certificates,
+                              dirname(db_copy)};
     struct claim_summary s;
     rc = claim_run(st, &o, &s, err, sizeof err);
     store_close(st);
+    free(db_copy);
     printf("%ld positions solved within %ld plies (%ld nodes each at most): "
            "%ld proven wins, %ld proven not, %ld unknown; %ld already stored"
            "\n", s.positions, plies, nodes, s.wins, s.no_wins, s.unknown,
@@ -97,13 +107,16 @@ static int run_claim(int argc, char **argv)
 const struct cli_command cmd_claim = {
     "claim", "test a forced-win claim on positions from stored games",
     "usage: rulelab claim DB --plies N [--sweep NAME] [--nodes M]\n"
-    "                     [--positions K] [--threads T] [--mb X]\n\n"
+    "                     [--positions K] [--threads T] [--mb X]\n"
+    "                     [--certificates DIR]\n\n"
     "Takes from DB's Serbest games (of sweep NAME, or all) the last position\n"
     "of each game where the side to move still has its king in hand and may\n"
     "drop it on its highest allowed rank (Kings Landing), asks the solver\n"
     "whether the side to move forces a win within N plies there, and stores\n"
-    "every answer in the claims table (with the winning line, and the proof\n"
-    "for a win, which is verified before it counts). `rulelab report` then\n"
+    "every answer in the claims table (with the winning line). A win's proof\n"
+    "and a no-win's disproof are verified before the answer counts, kept as\n"
+    "DIR/<sha256>.proof or .disproof, and the table's proof column says\n"
+    "\"sha256:<hex> <location>\" (relative to DB's folder). `rulelab report` then\n"
     "gives the share of proven wins with its interval. Each answer is\n"
     "stored as soon as it is found; positions already answered with the\n"
     "same bound and budget are skipped, so running the same command again\n"
@@ -115,5 +128,7 @@ const struct cli_command cmd_claim = {
     "  --positions K  the positions of the first K games that have one,\n"
     "                 answered before or not (default 0: every game's)\n"
     "  --threads T    solver threads (default: every core)\n"
-    "  --mb X         transposition table per thread, MiB (default 64)\n",
+    "  --mb X         transposition table per thread, MiB (default 64)\n"
+    "  --certificates DIR  where certificates go (default: certificates/ in\n"
+    "                 DB's folder)\n",
     run_claim};

@@ -3,14 +3,16 @@
  * N plies? It asks the df-pn solver (agents/solver.h) and prints the
  * answer with a winning line.
  *
- * A win is reported as proven only after its proof certificate has been
- * written and verified by the independent checker (agents/proof.h), the
- * one `rulelab verify` runs.
+ * A win, and a "no win", are reported as proven only after their
+ * certificate (a proof, agents/proof.h, or a disproof, agents/disproof.h)
+ * has been written and verified by the independent checker `rulelab
+ * verify` runs.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "disproof.h"
 #include "proof.h"
 #include "solver.h"
 
@@ -31,36 +33,51 @@ static void print_line(const struct game *g, const void *st,
     printf("\n");
 }
 
-/* Solves st (set up under v) with options o into *r and, for a win,
- * writes its proof to path (a temporary file when path is NULL) and
- * verifies it, with its line count in *lines. Returns 0 if the search
- * answered and, for a win, the proof verified; -1 after a message on
- * stderr. A proof file at path is removed unless the answer is a win. */
+/* What prove() checked: the certificate's size. */
+struct checked {
+    long lines; /* a proof's move lines */
+    struct disproof_info dis; /* a disproof's counts */
+    long bytes;
+};
+
+/* Solves st (set up under v) with options o into *r and writes the
+ * answer's certificate (a proof for a win, a disproof for no win) to path
+ * (a temporary file when path is NULL), then verifies it with the
+ * checker `rulelab verify` runs. Returns 0 if the search answered and,
+ * for a win or no win, the certificate verified; -1 after a message on
+ * stderr. A file at path is removed when the answer is unknown. */
 static int prove(const struct variant *v, const void *st,
                  const struct solver_options *o, const char *path,
-                 struct solver_result *r, long *lines)
+                 struct solver_result *r, struct checked *ck)
 {
     char err[1024];
     FILE *f = path ? fopen(path, "w+") : tmpfile();
+    memset(ck, 0, sizeof *ck);
     if (!f) {
         perror(path ? path : "tmpfile");
         return -1;
     }
-    int rc = solver_write_proof(v, st, o, f, r, err, sizeof err);
+    int rc = solver_write_certificate(v, st, o, f, r, NULL, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "rulelab solve: %s\n", err);
-    } else if (r->answer == SOLVER_WIN) {
-        struct proof_info info;
+    } else if (r->answer != SOLVER_UNKNOWN) {
+        fflush(f);
+        ck->bytes = ftell(f);
         rewind(f);
-        rc = proof_verify(f, &info, err, sizeof err);
-        *lines = info.nodes;
+        if (r->answer == SOLVER_WIN) {
+            struct proof_info info;
+            rc = proof_verify(f, &info, err, sizeof err);
+            ck->lines = info.nodes;
+        } else {
+            rc = disproof_verify(f, &ck->dis, err, sizeof err);
+        }
         if (rc != 0)
-            fprintf(stderr, "rulelab solve: the proof does not verify: %s\n",
-                    err);
+            fprintf(stderr, "rulelab solve: the %s does not verify: %s\n",
+                    r->answer == SOLVER_WIN ? "proof" : "disproof", err);
     }
     if (fclose(f) != 0)
         rc = -1;
-    if (path && r->answer != SOLVER_WIN)
+    if (path && (r->answer == SOLVER_UNKNOWN || rc != 0))
         remove(path);
     return rc;
 }
@@ -109,11 +126,12 @@ static int run_solve(int argc, char **argv)
            "plies?\n", g->seat_side(st, seat), seat, plies);
     struct solver_options o = {(int)plies, (uint64_t)nodes, (size_t)mb};
     struct solver_result r;
-    long lines = 0;
-    rc = prove(&v, st, &o, proof, &r, &lines);
-    if (rc != 0 && r.answer == SOLVER_WIN) {
-        printf("answer:   unknown (the search found a win, but its proof did "
-               "not verify)\n");
+    struct checked ck;
+    rc = prove(&v, st, &o, proof, &r, &ck);
+    if (rc != 0 && r.answer != SOLVER_UNKNOWN) {
+        printf("answer:   unknown (the search found %s, but its %s did not "
+               "verify)\n", r.answer == SOLVER_WIN ? "a win" : "no win",
+               r.answer == SOLVER_WIN ? "proof" : "disproof");
         return CLI_FAIL;
     }
     if (rc != 0)
@@ -131,7 +149,13 @@ static int run_solve(int argc, char **argv)
            (unsigned long long)r.nodes, r.seconds,
            r.seconds > 0 ? (double)r.nodes / r.seconds : 0.0);
     if (r.answer == SOLVER_WIN)
-        printf("proof:    %ld lines, verified%s%s\n", lines,
+        printf("proof:    %ld lines, verified%s%s\n", ck.lines,
+               proof ? ", written to " : " (not kept: use --proof FILE)",
+               proof ? proof : "");
+    else if (r.answer == SOLVER_NO_WIN)
+        printf("disproof: %ld nodes (%ld shared, %ld links, %ld leaves), %ld "
+               "bytes, verified%s%s\n", ck.dis.nodes, ck.dis.shared,
+               ck.dis.refs, ck.dis.leaves, ck.bytes,
                proof ? ", written to " : " (not kept: use --proof FILE)",
                proof ? proof : "");
     return CLI_OK;
@@ -146,10 +170,12 @@ const struct cli_command cmd_solve = {
     "count as not-a-win. Answers: a proven win (with a winning line), no\n"
     "forced win within N plies (proven), or unknown when the node budget\n"
     "runs out. A win is reported only after its proof certificate (the\n"
-    "whole winning strategy) has been checked by `rulelab verify`'s checker.\n\n"
+    "whole winning strategy), and no win only after its disproof (every\n"
+    "attacker move refuted, transpositions shared), has been checked by\n"
+    "`rulelab verify`'s checker.\n\n"
     "  --plies N        the bound\n"
     "  --position TEXT  the position (default: the start), then --moves\n"
     "  --nodes M        node budget (default 0: none)\n"
     "  --mb X           transposition table memory in MiB (default 256)\n"
-    "  --proof FILE     keep the proof certificate in FILE\n",
+    "  --proof FILE     keep the certificate (proof or disproof) in FILE\n",
     run_solve};

@@ -1,11 +1,14 @@
 /*
- * cmd_verify.c -- `rulelab verify`: re-check a proof certificate from
- * scratch with the independent checker (proof_verify, agents/proof.h),
- * which uses nothing but the game's own move generator and rules.
+ * cmd_verify.c -- `rulelab verify`: re-check a certificate from scratch
+ * with the independent checkers (proof_verify, agents/proof.h, for a win;
+ * disproof_verify, agents/disproof.h, for no win), which use nothing but
+ * the game's own move generator and rules. The first line says which.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "disproof.h"
 #include "proof.h"
 
 /* `rulelab verify` (the run contract of struct cli_command): prints
@@ -24,7 +27,28 @@ static int run_verify(int argc, char **argv)
         return CLI_FAIL;
     }
     struct proof_info info;
-    char err[1024];
+    char err[1024], first[32] = "";
+    if (!fgets(first, sizeof first, f) || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        printf("%s: INVALID: line 1: not a rulelab proof or disproof\n",
+               pos[0]);
+        return CLI_FAIL;
+    }
+    if (strcmp(first, DISPROOF_MAGIC "\n") == 0) {
+        struct disproof_info dis;
+        rc = disproof_verify(f, &dis, err, sizeof err);
+        fclose(f);
+        if (rc != 0) {
+            printf("%s: INVALID: %s\n", pos[0], err);
+            return CLI_FAIL;
+        }
+        printf("%s: valid: in %s from %s the side to move has no forced win "
+               "within %d plies (%ld nodes, %ld shared, %ld links, %ld "
+               "leaves, %llu data bytes)\n", pos[0], dis.variant,
+               dis.position, dis.plies, dis.nodes, dis.shared, dis.refs,
+               dis.leaves, (unsigned long long)dis.bytes);
+        return CLI_OK;
+    }
     rc = proof_verify(f, &info, err, sizeof err);
     fclose(f);
     if (rc != 0) {
@@ -38,10 +62,15 @@ static int run_verify(int argc, char **argv)
 }
 
 const struct cli_command cmd_verify = {
-    "verify", "re-check a proof certificate from scratch",
-    "usage: rulelab verify PROOF\n\n"
-    "Replays the winning strategy in PROOF with the game's move generator:\n"
-    "every attacker move legal, every legal defender move answered, every\n"
-    "leaf a win by the rules, nothing deeper than the bound. Prints valid,\n"
-    "or the line where it breaks (exit 1).\n",
+    "verify", "re-check a proof or disproof certificate from scratch",
+    "usage: rulelab verify CERTIFICATE\n\n"
+    "A proof (a win): replays the winning strategy with the game's move\n"
+    "generator: every attacker move legal, every legal defender move\n"
+    "answered, every leaf a win by the rules, nothing deeper than the bound.\n"
+    "A disproof (no win within N plies): every legal attacker move refuted,\n"
+    "every defender reply legal and not losing, no attacker move at a leaf\n"
+    "winning at once, every bound and transposition link covering its need;\n"
+    "read as a stream, in memory bounded by the bound and the shared nodes.\n"
+    "Prints valid, or where it breaks (a proof's line; a disproof's node,\n"
+    "its line of moves and byte) and exits 1.\n",
     run_verify};

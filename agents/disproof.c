@@ -1,0 +1,602 @@
+/*
+ * disproof.c -- checking a disproof certificate (format and contract in
+ * disproof.h) from scratch. Like proof.c it shares nothing with the
+ * search: the game's own move generator and rules decide every step.
+ *
+ * The data is read once, as it is checked: the records are in preorder,
+ * so a depth-first walk of the game tree meets them in file order. What
+ * is kept: one frame per ply (the state there, its legal moves and a
+ * lookup table from move to index), the move dictionary, and for each
+ * node marked shared its number, bound and a 128-bit fingerprint of its
+ * state (the first 16 bytes of the SHA-256 of every byte of the state),
+ * in node order, so a REF is found by binary search and compared.
+ */
+#include "disproof.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sha256.h"
+#include "solver.h" /* SOLVER_MAX_PLIES */
+
+#define LINE_MAX_LEN 2047
+
+struct frame {
+    unsigned char *state;
+    move_t *moves;
+    int n;
+    unsigned char *seen;
+    int16_t *table; /* move -> index + 1, open addressing */
+    char move[DISPROOF_MOVE_MAX + 1]; /* the move played from here */
+};
+
+struct shared_node {
+    uint64_t index;
+    unsigned char fp[16];
+    uint8_t bound, ended;
+};
+
+struct checker {
+    const struct game *g;
+    int attacker;
+    FILE *in;
+    int line; /* header lines read */
+    uint64_t offset; /* data bytes read */
+    char (*dict)[DISPROOF_MOVE_MAX + 1];
+    uint32_t ndict, dict_cap;
+    struct shared_node *shared;
+    long nshared, shared_cap;
+    long next_node, nodes_declared;
+    struct frame frames[SOLVER_MAX_PLIES + 2];
+    size_t table_mask; /* table size - 1: a power of two >= 2 max_moves */
+    struct disproof_info *info;
+    int failed;
+    char *err;
+    size_t errsz;
+};
+
+static int fail(struct checker *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Records the first failure's message; returns -1. */
+static int fail(struct checker *c, const char *fmt, ...)
+{
+    if (!c->failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->err, c->errsz, fmt, ap);
+        va_end(ap);
+        c->failed = 1;
+    }
+    return -1;
+}
+
+/* Writes "node K (line: m1 m2 ...; byte B)" for the node at `ply` plies
+ * from the root into buf. */
+static const char *place(const struct checker *c, long node, int ply,
+                         char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "node %ld (%s", node,
+                                  ply ? "line:" : "the root");
+    for (int i = 0; i < ply && len + 40 < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, " %s", c->frames[i].move);
+    snprintf(buf + len, n - len, "; byte %llu)",
+             (unsigned long long)c->offset);
+    return buf;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int read_byte(struct checker *c, long node, int ply)
+{
+    int ch = getc(c->in);
+    if (ch == EOF) {
+        char where[1024];
+        return fail(c, "%s: the data ends inside this node%s",
+                    place(c, node, ply, where, sizeof where),
+                    ferror(c->in) ? " (read error)" : "");
+    }
+    c->offset++;
+    return ch;
+}
+
+/* Reads a minimal LEB128 varint below 2^32 into *v: 0 or -1. */
+static int read_varint(struct checker *c, long node, int ply, uint32_t *v)
+{
+    uint64_t value = 0;
+    char where[1024];
+    for (int shift = 0;; shift += 7) {
+        int b = read_byte(c, node, ply);
+        if (b < 0)
+            return -1;
+        if (shift > 28 || (shift == 28 && (b & 0x7f) > 0x0f))
+            return fail(c, "%s: a number of 2^32 or more",
+                        place(c, node, ply, where, sizeof where));
+        value |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            if (b == 0 && shift > 0)
+                return fail(c, "%s: a number not in its shortest form",
+                            place(c, node, ply, where, sizeof where));
+            *v = (uint32_t)value;
+            return 0;
+        }
+    }
+}
+
+/* Reads a move (a definition or an id) into *text. Returns 0 or -1. */
+static int read_move(struct checker *c, long node, int ply, const char **text)
+{
+    uint32_t v;
+    char where[1024];
+    if (read_varint(c, node, ply, &v))
+        return -1;
+    if (v > 0) {
+        if (v - 1 >= c->ndict)
+            return fail(c, "%s: move id %u is not defined (%u are)",
+                        place(c, node, ply, where, sizeof where), v - 1,
+                        c->ndict);
+        *text = c->dict[v - 1];
+        return 0;
+    }
+    int len = read_byte(c, node, ply);
+    if (len < 0)
+        return -1;
+    if (len < 1 || len > DISPROOF_MOVE_MAX)
+        return fail(c, "%s: a move text of %d bytes (1 to %d)",
+                    place(c, node, ply, where, sizeof where), len,
+                    DISPROOF_MOVE_MAX);
+    if (c->ndict == DISPROOF_MAX_MOVE_IDS)
+        return fail(c, "%s: more than %d distinct moves",
+                    place(c, node, ply, where, sizeof where),
+                    DISPROOF_MAX_MOVE_IDS);
+    if (c->ndict == c->dict_cap) {
+        uint32_t cap = c->dict_cap ? 2 * c->dict_cap : 256;
+        void *grown = realloc(c->dict, sizeof *c->dict * cap);
+        if (!grown)
+            return fail(c, "out of memory for the move dictionary");
+        c->dict = grown;
+        c->dict_cap = cap;
+    }
+    char *d = c->dict[c->ndict];
+    for (int i = 0; i < len; i++) {
+        int b = read_byte(c, node, ply);
+        if (b < 0)
+            return -1;
+        if (b <= ' ' || b > '~')
+            return fail(c, "%s: byte %d in a move text",
+                        place(c, node, ply, where, sizeof where), b);
+        d[i] = (char)b;
+    }
+    d[len] = '\0';
+    c->ndict++;
+    *text = d;
+    return 0;
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+static void fingerprint(const struct checker *c, const void *st,
+                        unsigned char fp[16])
+{
+    unsigned char digest[32];
+    sha256_bytes(st, c->g->state_size, digest);
+    memcpy(fp, digest, 16);
+}
+
+static enum game_outcome attacker_win(const struct checker *c)
+{
+    return c->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1;
+}
+
+static int check_node(struct checker *c, int ply, uint32_t need, int shared);
+
+/* The edge from the node `node` at `ply` (bound `bound`) by the move with
+ * text `text`, legal there: the child is made in the next frame and its
+ * slot read and checked. Returns 0 or -1. */
+static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
+                      move_t m, const char *text)
+{
+    const struct game *g = c->g;
+    struct frame *f = &c->frames[ply], *cf = &c->frames[ply + 1];
+    char where[1024];
+    int or_node = g->to_move(f->state) == c->attacker;
+    snprintf(f->move, sizeof f->move, "%s", text);
+    memcpy(cf->state, f->state, g->state_size);
+    g->apply(cf->state, m);
+    struct game_status s = g->status(cf->state);
+    uint32_t slot, need = bound - 1;
+    if (s.outcome == attacker_win(c))
+        return fail(c, "%s: %s %s wins at once for the attacker (%s)",
+                    place(c, node, ply, where, sizeof where),
+                    or_node ? "the attacker's move" : "the defender's reply",
+                    text, end_reason_name(s.reason));
+    if (read_varint(c, node, ply, &slot))
+        return -1;
+    if (s.outcome != GAME_ONGOING || need == 0) {
+        if (slot != 0)
+            return fail(c, "%s: after %s %s, yet a node follows (slot %u)",
+                        place(c, node, ply, where, sizeof where), text,
+                        s.outcome != GAME_ONGOING ? "the game is over"
+                                                  : "the bound has run out",
+                        slot);
+        return 0;
+    }
+    if (slot == 0)
+        return fail(c, "%s: the line stops after %s with %u plies still to "
+                    "cover and the game going on",
+                    place(c, node, ply, where, sizeof where), text, need);
+    if (slot <= 2)
+        return check_node(c, ply + 1, need, slot == 2);
+    uint64_t d = slot - 2;
+    c->info->refs++;
+    if (d > (uint64_t)c->next_node)
+        return fail(c, "%s: after %s a link %llu nodes back, before the root",
+                    place(c, node, ply, where, sizeof where), text,
+                    (unsigned long long)d);
+    uint64_t k = (uint64_t)c->next_node - d;
+    long lo = 0, hi = c->nshared;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (c->shared[mid].index < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == c->nshared || c->shared[lo].index != k)
+        return fail(c, "%s: after %s a link to node %llu, which is not marked "
+                    "shared", place(c, node, ply, where, sizeof where), text,
+                    (unsigned long long)k);
+    const struct shared_node *e = &c->shared[lo];
+    unsigned char fp[16];
+    if (!e->ended)
+        return fail(c, "%s: after %s a link to node %llu, whose record has "
+                    "not ended (a node on this line)",
+                    place(c, node, ply, where, sizeof where), text,
+                    (unsigned long long)k);
+    fingerprint(c, cf->state, fp);
+    if (memcmp(fp, e->fp, sizeof fp) != 0)
+        return fail(c, "%s: after %s a link to node %llu, which is another "
+                    "position", place(c, node, ply, where, sizeof where), text,
+                    (unsigned long long)k);
+    if (e->bound < need)
+        return fail(c, "%s: after %s a link to node %llu, proven to bound %u "
+                    "only, where %u plies are needed",
+                    place(c, node, ply, where, sizeof where), text,
+                    (unsigned long long)k, e->bound, need);
+    return 0;
+}
+
+/* Finds m in the frame's legal moves (its table filled): its index, or
+ * -1. */
+static int legal_index(const struct checker *c, const struct frame *f,
+                       move_t m)
+{
+    size_t h = ((size_t)m * 0x9e3779b1u) & c->table_mask;
+    for (;; h = (h + 1) & c->table_mask) {
+        int16_t v = f->table[h];
+        if (v == 0)
+            return -1;
+        if (f->moves[v - 1] == m)
+            return v - 1;
+    }
+}
+
+/* Fills the frame's table from its legal moves (on), or empties it. */
+static void table_fill(const struct checker *c, struct frame *f, int on)
+{
+    for (int i = 0; i < f->n; i++) {
+        size_t h = ((size_t)f->moves[i] * 0x9e3779b1u) & c->table_mask;
+        if (on) {
+            while (f->table[h] != 0)
+                h = (h + 1) & c->table_mask;
+            f->table[h] = (int16_t)(i + 1);
+        } else {
+            while (f->table[h] != 0) { /* every entry goes: order is free */
+                f->table[h] = 0;
+                h = (h + 1) & c->table_mask;
+            }
+        }
+    }
+}
+
+/* A leaf: the attacker to move with one ply left; no move may win. */
+static int check_leaf(struct checker *c, long node, int ply)
+{
+    const struct game *g = c->g;
+    struct frame *f = &c->frames[ply], *cf = &c->frames[ply + 1];
+    char where[1024], text[64];
+    for (int i = 0; i < f->n; i++) {
+        memcpy(cf->state, f->state, g->state_size);
+        g->apply(cf->state, f->moves[i]);
+        struct game_status s = g->status(cf->state);
+        if (s.outcome == attacker_win(c)) {
+            g->move_to_text(f->state, f->moves[i], text, sizeof text);
+            return fail(c, "%s: a leaf (bound 1), but the attacker wins at "
+                        "once with %s (%s)",
+                        place(c, node, ply, where, sizeof where), text,
+                        end_reason_name(s.reason));
+        }
+    }
+    c->info->leaves++;
+    return 0;
+}
+
+/* Reads and checks the node record for the state in frame `ply`, which
+ * needs bound `need` (>= 1); `shared` if its slot marked it so. */
+static int check_node(struct checker *c, int ply, uint32_t need, int shared)
+{
+    const struct game *g = c->g;
+    struct frame *f = &c->frames[ply];
+    char where[1024];
+    long node = c->next_node++;
+    uint32_t bound, count;
+    struct shared_node *e = NULL;
+    c->info->nodes++;
+    if (node >= c->nodes_declared)
+        return fail(c, "%s: more node records than the header's %ld",
+                    place(c, node, ply, where, sizeof where),
+                    c->nodes_declared);
+    if (read_varint(c, node, ply, &bound))
+        return -1;
+    if (bound < need || bound > (uint32_t)SOLVER_MAX_PLIES - (uint32_t)ply)
+        return fail(c, "%s: proven to bound %u, where %u plies are needed%s",
+                    place(c, node, ply, where, sizeof where), bound, need,
+                    bound >= need ? " (and more than the format allows)" : "");
+    if (shared) {
+        if (c->nshared == c->shared_cap)
+            return fail(c, "%s: more shared nodes than the header's %ld",
+                        place(c, node, ply, where, sizeof where),
+                        c->shared_cap);
+        e = &c->shared[c->nshared++];
+        e->index = (uint64_t)node;
+        e->bound = (uint8_t)bound;
+        e->ended = 0;
+        fingerprint(c, f->state, e->fp);
+        c->info->shared++;
+    }
+    f->n = g->legal_moves(f->state, f->moves);
+    int or_node = g->to_move(f->state) == c->attacker;
+    if (or_node && bound == 1) {
+        if (check_leaf(c, node, ply))
+            return -1;
+    } else if (or_node) {
+        if (read_varint(c, node, ply, &count))
+            return -1;
+        if (count > (uint32_t)f->n)
+            return fail(c, "%s: %u attacker moves listed, but it has %d legal "
+                        "moves", place(c, node, ply, where, sizeof where),
+                        count, f->n);
+        memset(f->seen, 0, (size_t)f->n);
+        table_fill(c, f, 1);
+        int rc = 0;
+        for (uint32_t i = 0; i < count && rc == 0; i++) {
+            const char *text;
+            move_t m;
+            if (read_move(c, node, ply, &text)) {
+                rc = -1;
+                break;
+            }
+            int k = g->move_from_text(f->state, text, &m) == 0
+                         ? legal_index(c, f, m) : -1;
+            if (k < 0)
+                rc = fail(c, "%s: %s is not a legal attacker move here",
+                          place(c, node, ply, where, sizeof where), text);
+            else if (f->seen[k])
+                rc = fail(c, "%s: the attacker's move %s is listed twice",
+                          place(c, node, ply, where, sizeof where), text);
+            else {
+                f->seen[k] = 1;
+                c->info->attacker_moves++;
+                rc = check_edge(c, node, ply, bound, m, text);
+            }
+        }
+        table_fill(c, f, 0);
+        if (rc)
+            return -1;
+        for (int k = 0; k < f->n; k++)
+            if (!f->seen[k]) {
+                char text[64];
+                g->move_to_text(f->state, f->moves[k], text, sizeof text);
+                return fail(c, "%s: the attacker's move %s is not refuted "
+                            "(%u of its %d legal moves are listed)",
+                            place(c, node, ply, where, sizeof where), text,
+                            count, f->n);
+            }
+    } else {
+        const char *text;
+        move_t m;
+        if (read_move(c, node, ply, &text))
+            return -1;
+        int k = -1;
+        if (g->move_from_text(f->state, text, &m) == 0)
+            for (int i = 0; i < f->n && k < 0; i++)
+                if (f->moves[i] == m)
+                    k = i;
+        if (k < 0)
+            return fail(c, "%s: the defender's reply %s is not legal here",
+                        place(c, node, ply, where, sizeof where), text);
+        if (check_edge(c, node, ply, bound, m, text))
+            return -1;
+    }
+    if (e)
+        e->ended = 1;
+    return 0;
+}
+
+/* ---- the header ---------------------------------------------------------- */
+
+/* Reads header line into buf (LINE_MAX_LEN + 1 bytes) without its "\n":
+ * 1, or -1 after fail() (the end of the file, a long line, a NUL). */
+static int read_line(struct checker *c, char *buf)
+{
+    size_t len = 0;
+    int ch;
+    c->line++;
+    while ((ch = getc(c->in)) != EOF && ch != '\n') {
+        if (len == LINE_MAX_LEN)
+            return fail(c, "line %d: longer than %d characters", c->line,
+                        LINE_MAX_LEN);
+        if (ch == '\0')
+            return fail(c, "line %d: a NUL byte", c->line);
+        buf[len++] = (char)ch;
+    }
+    if (ch == EOF)
+        return fail(c, "line %d: the file ends in the header", c->line);
+    buf[len] = '\0';
+    return 1;
+}
+
+/* Reads "<key> <value>" as the next line into out. Returns 0 or -1. */
+static int read_field(struct checker *c, const char *key, char *out,
+                      size_t outsz)
+{
+    char buf[LINE_MAX_LEN + 1];
+    size_t klen = strlen(key);
+    if (read_line(c, buf) < 0)
+        return -1;
+    if (strncmp(buf, key, klen) != 0 || buf[klen] != ' ' || !buf[klen + 1])
+        return fail(c, "line %d: expected '%s <%s>', got '%.60s'", c->line,
+                    key, key, buf);
+    if (strlen(buf + klen + 1) >= outsz)
+        return fail(c, "line %d: the %s is too long", c->line, key);
+    strcpy(out, buf + klen + 1);
+    return 0;
+}
+
+/* Parses a count in plain digits (no sign, no leading zero) up to max. */
+static int parse_count(const char *s, long max, long *v)
+{
+    *v = 0;
+    if (!*s || (s[0] == '0' && s[1]))
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || *v > (max - (*s - '0')) / 10)
+            return -1;
+        *v = 10 * *v + (*s - '0');
+    }
+    return 0;
+}
+
+static int check_header(struct checker *c, struct variant *v, void *root)
+{
+    struct disproof_info *info = c->info;
+    char buf[LINE_MAX_LEN + 1], number[64], why[512];
+    long plies, shared;
+    if (read_line(c, buf) < 0 || strcmp(buf, DISPROOF_MAGIC) != 0)
+        return fail(c, "line 1: not a rulelab disproof (expected '%s')",
+                    DISPROOF_MAGIC);
+    if (read_field(c, "variant", info->variant, sizeof info->variant)
+        || read_field(c, "position", info->position, sizeof info->position))
+        return -1;
+    if (read_field(c, "plies", number, sizeof number))
+        return -1;
+    if (parse_count(number, SOLVER_MAX_PLIES, &plies) || plies < 1)
+        return fail(c, "line 4: the ply bound must be 1 to %d, got '%s'",
+                    SOLVER_MAX_PLIES, number);
+    info->plies = (int)plies;
+    if (read_field(c, "nodes", number, sizeof number))
+        return -1;
+    if (parse_count(number, 0x7fffffffL, &c->nodes_declared)
+        || c->nodes_declared < 1)
+        return fail(c, "line 5: the node count must be 1 to 2^31 - 1, got "
+                    "'%s'", number);
+    if (read_field(c, "shared", number, sizeof number))
+        return -1;
+    if (parse_count(number, c->nodes_declared, &shared))
+        return fail(c, "line 6: the shared count must be 0 to the node "
+                    "count, got '%s'", number);
+    if (read_line(c, buf) < 0)
+        return -1;
+    if (strcmp(buf, "data") != 0)
+        return fail(c, "line 7: expected 'data', got '%.60s'", buf);
+    if (variant_parse(info->variant, v, why, sizeof why) != 0)
+        return fail(c, "line 2: %s", why);
+    if (v->game->from_text(root, v, info->position, why, sizeof why) != 0)
+        return fail(c, "line 3: %s", why);
+    if (v->game->status(root).outcome != GAME_ONGOING)
+        return fail(c, "line 3: the game is already over there");
+    c->shared_cap = shared;
+    c->shared = calloc((size_t)(shared ? shared : 1), sizeof *c->shared);
+    if (!c->shared)
+        return fail(c, "out of memory for %ld shared nodes", shared);
+    return 0;
+}
+
+/* Allocates the frames for game g: 0 or -1. */
+static int frames_alloc(struct checker *c)
+{
+    const struct game *g = c->g;
+    size_t size = 1;
+    while (size < 2 * (size_t)g->max_moves)
+        size *= 2;
+    c->table_mask = size - 1;
+    for (int i = 0; i < SOLVER_MAX_PLIES + 2; i++) {
+        struct frame *f = &c->frames[i];
+        f->state = aligned_alloc(GAME_STATE_ALIGN,
+                                 (g->state_size + GAME_STATE_ALIGN - 1)
+                                     / GAME_STATE_ALIGN * GAME_STATE_ALIGN);
+        f->moves = malloc(sizeof *f->moves * (size_t)g->max_moves);
+        f->seen = malloc((size_t)g->max_moves);
+        f->table = calloc(size, sizeof *f->table);
+        if (!f->state || !f->moves || !f->seen || !f->table)
+            return fail(c, "out of memory for the walk");
+    }
+    return 0;
+}
+
+static void checker_free(struct checker *c)
+{
+    for (int i = 0; i < SOLVER_MAX_PLIES + 2; i++) {
+        free(c->frames[i].state);
+        free(c->frames[i].moves);
+        free(c->frames[i].seen);
+        free(c->frames[i].table);
+    }
+    free(c->dict);
+    free(c->shared);
+}
+
+int disproof_verify(FILE *in, struct disproof_info *info, char *err,
+                    size_t errsz)
+{
+    struct checker c;
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
+    memset(&c, 0, sizeof c);
+    memset(info, 0, sizeof *info);
+    c.in = in;
+    c.info = info;
+    c.err = err;
+    c.errsz = errsz;
+    int rc = check_header(&c, &v, root);
+    if (rc == 0) {
+        c.g = v.game;
+        c.attacker = v.game->to_move(root);
+        rc = frames_alloc(&c);
+    }
+    if (rc == 0) {
+        memcpy(c.frames[0].state, root, c.g->state_size);
+        rc = check_node(&c, 0, (uint32_t)info->plies, 0);
+    }
+    if (rc == 0) {
+        char tail[4];
+        size_t got = fread(tail, 1, sizeof tail, in);
+        c.offset += got;
+        if (got != 4 || memcmp(tail, "end\n", 4) != 0)
+            rc = fail(&c, "byte %llu: the root's record is over, but 'end' "
+                      "does not follow", (unsigned long long)(c.offset - got));
+        else if (getc(in) != EOF)
+            rc = fail(&c, "byte %llu: data after 'end'",
+                      (unsigned long long)c.offset);
+        else if (c.next_node != c.nodes_declared)
+            rc = fail(&c, "the header says %ld nodes, the data has %ld",
+                      c.nodes_declared, c.next_node);
+        else if (c.nshared != c.shared_cap)
+            rc = fail(&c, "the header says %ld shared nodes, the data has %ld",
+                      c.shared_cap, c.nshared);
+    }
+    info->bytes = c.offset;
+    checker_free(&c);
+    return c.failed ? -1 : rc;
+}

@@ -1,0 +1,116 @@
+/*
+ * disproof.h -- disproof certificates: "the side to move has no forced win
+ * within N plies", written by the solver (solver_write_certificate,
+ * solver.h) and re-checked here from scratch with the game's own move
+ * generator and rules alone.
+ *
+ * What a disproof shows. The side to move at the root is the attacker. A
+ * node is a position with a remaining bound b >= 1 and claims: from here
+ * the attacker cannot force a win within b plies. At the attacker's turns
+ * the node lists every legal move, each with what refutes it; at the
+ * defender's turns it gives one reply that keeps the attacker from
+ * winning; an attacker's turn with b = 1 is a leaf, where the checker plays
+ * every legal move itself and none may win at once. Lines end where the
+ * game ends without an attacker win or the bound runs out. The nodes form
+ * a DAG: a position reached again (a transposition) is written once and
+ * referred to by its number; a node proven at bound b covers any need at
+ * bound <= b (a win within fewer plies is a win within more).
+ *
+ * File format (version 1). A text header, one item per line ("\n"):
+ *
+ *     rulelab-disproof 1
+ *     variant <canonical variant>
+ *     position <position text>
+ *     plies <N>                 1..SOLVER_MAX_PLIES, the root's need
+ *     nodes <count>             node records in the data
+ *     shared <count>            of them marked shared (see slot 2)
+ *     data
+ *     <binary records: the root node, its descendants inside it>
+ *     end
+ *
+ * The data is one node record (the root), then the four bytes "end\n",
+ * then the end of the file. Every number in it is an unsigned LEB128
+ * varint (7 bits a byte, low first, the high bit set on all but the last
+ * byte; minimal: no last byte 0 after the first; below 2^32).
+ *
+ *     node  := bound body        bound >= 1, and >= the need where it stands
+ *     body  := count edge*count  the attacker to move, bound >= 2: count
+ *                                is the number of its legal moves, and
+ *                                the edges name each exactly once
+ *            | (nothing)         the attacker to move, bound 1: a leaf
+ *            | edge              the defender to move: its one reply
+ *     edge  := move slot         the child is the position after move,
+ *                                needing bound - 1
+ *     move  := 0 len text        a move text (1..31 bytes, the game's
+ *                                notation), which becomes the next move id
+ *                                (0, 1, 2, ... in order of definition)
+ *            | id + 1            a move defined earlier
+ *     slot  := 0                 END: nothing more is needed: the game is
+ *                                over (not an attacker win) or the need is
+ *                                0. Required exactly then.
+ *            | 1 node            NEW: the child's node, referred to nowhere
+ *            | 2 node            NEW shared: the same, and later slots may
+ *                                refer to it
+ *            | 2 + d             REF (d >= 1): the child is node next - d,
+ *                                where next is the number of node records
+ *                                begun so far (d = 1: the latest begun)
+ *
+ * Nodes are numbered 0 (the root), 1, 2, ... in the order their records
+ * begin (preorder). A REF must name a shared node whose record has ended,
+ * in the same position as the child (the same game state in every byte:
+ * the checker compares the SHA-256 of the states), at a bound >= the need.
+ * Which side is to move (attacker or defender) is the game's to decide,
+ * from the position.
+ *
+ * The encoding is compact binary (moves by dictionary index, varints,
+ * transpositions shared); like the win proofs it uses no general-purpose
+ * compression (the project has no compression library); xz or gzip shrink
+ * it further for storage, and `rulelab verify` reads the file as a stream.
+ */
+#ifndef RULELAB_DISPROOF_H
+#define RULELAB_DISPROOF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "game.h"
+
+#define DISPROOF_MAGIC "rulelab-disproof 1"
+/* The longest move text, and the most distinct moves, a file may define. */
+#define DISPROOF_MOVE_MAX 31
+#define DISPROOF_MAX_MOVE_IDS 65536
+
+/* What disproof_verify found. */
+struct disproof_info {
+    char variant[VARIANT_TEXT_MAX];
+    char position[1024];
+    int plies;
+    long nodes, shared; /* node records read; those marked shared */
+    long leaves; /* attacker nodes at bound 1 (every move played there) */
+    long refs; /* transposition links followed */
+    long attacker_moves; /* edges of attacker nodes */
+    uint64_t bytes; /* data bytes read */
+};
+
+/* Re-checks a disproof file from scratch, reading it once as a stream:
+ * the header parses and the position is ongoing; every attacker node
+ * lists each of its legal moves exactly once; every defender reply is
+ * legal; no move the attacker makes, at a node or at a leaf, wins at
+ * once, nor does any defender reply lose at once; END stands exactly
+ * where the game is over or the need is 0; every bound covers its need;
+ * every REF names an ended shared node in the same state at a bound that
+ * covers the need; the counts match the header and the file ends after
+ * "end\n". Memory: a frame per ply down to the deepest bound the format
+ * allows (SOLVER_MAX_PLIES + 2 frames), each one state, one move list and
+ * its lookup table (state_size + 9 max_moves bytes: 11.4 KiB in Serbest,
+ * 750 KiB for all frames), the move dictionary (32 bytes a move, at most
+ * DISPROOF_MAX_MOVE_IDS), and 32 bytes per shared node (the header's
+ * count, allocated once) -- not the file's size. Returns 0 if valid, or
+ * -1 with a message naming the place: the node number, its line of moves
+ * from the root and the byte offset in the data (header errors name the
+ * line). */
+int disproof_verify(FILE *in, struct disproof_info *info, char *err,
+                    size_t errsz);
+
+#endif

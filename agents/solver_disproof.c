@@ -1,0 +1,386 @@
+/*
+ * solver_disproof.c -- writing a disproof certificate (format in
+ * disproof.h) once the search has disproven the root. The refutation is
+ * rebuilt from the transposition table as a DAG: at the attacker's turns
+ * every legal move, at the defender's one reply (preferring one whose
+ * position is already in the DAG, then one the table knows is disproven,
+ * then one searched again); a position met again at a bound it was
+ * written with (or above) becomes a link. The DAG is then written in
+ * preorder, marking the nodes linked more than once as shared, so the
+ * checker keeps fingerprints of those only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "disproof.h"
+#include "solver_internal.h"
+
+/* Whether child is disproven for the attacker within depth (searching it
+ * again if the table lost it). */
+static int child_disproven(struct solver *s, const void *child, uint32_t depth)
+{
+    uint32_t pn, dn;
+    if (solver_settled(s, child, depth, &pn, &dn))
+        return dn == 0;
+    solver_tt_get(s, solver_state_key(child, s->g->state_size), s->g->hash(child), depth,
+           &pn, &dn);
+    if (pn != 0 && dn != 0)
+        solver_search(s, child, depth, &pn, &dn);
+    return dn == 0;
+}
+
+/* The refutation as a DAG: a node per (position, bound) written, its
+ * edges contiguous in `edges`; child -1 is END. */
+struct dnode {
+    uint32_t bound, first_edge, n_edges, refs;
+    int64_t emitted; /* its number in the file, -1 before */
+    int or_node;
+};
+
+struct dedge {
+    move_t move;
+    int32_t child;
+    uint32_t text; /* its move text's index in the dictionary */
+};
+
+struct dmap_entry {
+    uint64_t key, check;
+    int32_t id; /* -1: empty */
+};
+
+struct dag {
+    struct solver *s;
+    struct dnode *nodes;
+    size_t n, cap;
+    struct dedge *edges;
+    size_t ne, ecap;
+    struct dmap_entry *map; /* position -> its node of highest bound */
+    size_t map_mask, map_used;
+    char (*texts)[DISPROOF_MOVE_MAX + 1]; /* the move dictionary */
+    int32_t *text_map; /* open addressing over texts: index + 1 */
+    int64_t *file_id; /* the id each text has in the file, -1 before */
+    size_t ntexts, text_mask;
+    int64_t ntexts_in_file;
+    char err[256];
+};
+
+static int dag_fail(struct dag *d, const char *why)
+{
+    if (!d->err[0])
+        snprintf(d->err, sizeof d->err, "%s", why);
+    return -1;
+}
+
+static uint64_t text_hash(const char *t)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The dictionary index of text, added if new; -1 when full. */
+static int64_t dag_text(struct dag *d, const char *text)
+{
+    if (!d->text_map) {
+        d->text_mask = 2 * DISPROOF_MAX_MOVE_IDS - 1;
+        d->text_map = calloc(d->text_mask + 1, sizeof *d->text_map);
+        d->texts = malloc(sizeof *d->texts * DISPROOF_MAX_MOVE_IDS);
+        d->file_id = malloc(sizeof *d->file_id * DISPROOF_MAX_MOVE_IDS);
+        if (!d->text_map || !d->texts || !d->file_id)
+            return dag_fail(d, "out of memory for the move dictionary");
+    }
+    size_t h = text_hash(text) & d->text_mask;
+    for (;; h = (h + 1) & d->text_mask) {
+        int32_t v = d->text_map[h];
+        if (v == 0)
+            break;
+        if (strcmp(d->texts[v - 1], text) == 0)
+            return v - 1;
+    }
+    if (d->ntexts == DISPROOF_MAX_MOVE_IDS || strlen(text) > DISPROOF_MOVE_MAX)
+        return dag_fail(d, "too many distinct moves for a disproof");
+    snprintf(d->texts[d->ntexts], sizeof d->texts[0], "%s", text);
+    d->file_id[d->ntexts] = -1;
+    d->text_map[h] = (int32_t)++d->ntexts;
+    return (int64_t)d->ntexts - 1;
+}
+
+/* The node written for this position at a bound >= depth, or -1. */
+static int32_t dag_find(const struct dag *d, uint64_t key, uint64_t check,
+                        uint32_t depth)
+{
+    if (!d->map)
+        return -1;
+    for (size_t h = key & d->map_mask;; h = (h + 1) & d->map_mask) {
+        const struct dmap_entry *e = &d->map[h];
+        if (e->id < 0)
+            return -1;
+        if (e->key == key && e->check == check)
+            return d->nodes[e->id].bound >= depth ? e->id : -1;
+    }
+}
+
+/* Records id as the node of its position (if its bound is the highest). */
+static int dag_remember(struct dag *d, uint64_t key, uint64_t check,
+                        int32_t id)
+{
+    if (2 * (d->map_used + 1) > d->map_mask + 1 || !d->map) {
+        size_t size = d->map ? 2 * (d->map_mask + 1) : 1 << 12;
+        struct dmap_entry *old = d->map, *grown = malloc(sizeof *grown * size);
+        size_t old_size = d->map ? d->map_mask + 1 : 0;
+        if (!grown)
+            return dag_fail(d, "out of memory for the disproof's table");
+        for (size_t i = 0; i < size; i++)
+            grown[i].id = -1;
+        d->map = grown;
+        d->map_mask = size - 1;
+        d->map_used = 0;
+        for (size_t i = 0; i < old_size; i++)
+            if (old[i].id >= 0)
+                dag_remember(d, old[i].key, old[i].check, old[i].id);
+        free(old);
+    }
+    size_t h = key & d->map_mask;
+    for (;; h = (h + 1) & d->map_mask) {
+        struct dmap_entry *e = &d->map[h];
+        if (e->id < 0) {
+            e->key = key;
+            e->check = check;
+            e->id = id;
+            d->map_used++;
+            return 0;
+        }
+        if (e->key == key && e->check == check) {
+            if (d->nodes[id].bound > d->nodes[e->id].bound)
+                e->id = id;
+            return 0;
+        }
+    }
+}
+
+/* Appends a node with the n edges in buf; returns its id or -1. */
+static int32_t dag_add(struct dag *d, uint32_t bound, int or_node,
+                       const struct dedge *buf, int n)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 1024;
+        void *grown = realloc(d->nodes, sizeof *d->nodes * cap);
+        if (!grown || cap > INT32_MAX)
+            return dag_fail(d, "out of memory for the disproof");
+        d->nodes = grown;
+        d->cap = cap;
+    }
+    while (d->ne + (size_t)n > d->ecap) {
+        size_t cap = d->ecap ? 2 * d->ecap : 4096;
+        void *grown = realloc(d->edges, sizeof *d->edges * cap);
+        if (!grown || cap > UINT32_MAX)
+            return dag_fail(d, "out of memory for the disproof");
+        d->edges = grown;
+        d->ecap = cap;
+    }
+    struct dnode *node = &d->nodes[d->n];
+    node->bound = bound;
+    node->first_edge = (uint32_t)d->ne;
+    node->n_edges = (uint32_t)n;
+    node->refs = 1;
+    node->emitted = -1;
+    node->or_node = or_node;
+    if (n > 0) /* a leaf has no edges, and edges may not exist yet */
+        memcpy(d->edges + d->ne, buf, sizeof *buf * (size_t)n);
+    d->ne += (size_t)n;
+    return (int32_t)d->n++;
+}
+
+/* An edge from st by m (its child made in child): END, an existing node
+ * or a new one built below. Returns 0 or -1. */
+static int dag_build(struct dag *d, const void *st, uint32_t depth,
+                     int32_t *out);
+
+static int dag_edge(struct dag *d, const void *st, move_t m, void *child,
+                    uint32_t depth, struct dedge *e)
+{
+    const struct game *g = d->s->g;
+    char text[64];
+    memcpy(child, st, g->state_size);
+    g->apply(child, m);
+    enum game_outcome o = g->status(child).outcome;
+    if (g->move_to_text(st, m, text, sizeof text) < 0)
+        return dag_fail(d, "a move text too long for a disproof");
+    int64_t t = dag_text(d, text);
+    if (t < 0)
+        return -1;
+    e->move = m;
+    e->text = (uint32_t)t;
+    e->child = -1;
+    if (o == (d->s->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1))
+        return dag_fail(d, "the disproof could not be rebuilt (a move wins)");
+    if (o != GAME_ONGOING || depth == 1)
+        return 0;
+    return dag_build(d, child, depth - 1, &e->child);
+}
+
+/* The node of st at `depth` plies left (disproven), found or built. */
+static int dag_build(struct dag *d, const void *st, uint32_t depth,
+                     int32_t *out)
+{
+    struct solver *s = d->s;
+    const struct game *g = s->g;
+    const uint64_t key = solver_state_key(st, g->state_size), check = g->hash(st);
+    int32_t id = dag_find(d, key, check, depth);
+    if (id >= 0) {
+        d->nodes[id].refs++;
+        *out = id;
+        return 0;
+    }
+    int or_node = g->to_move(st) == s->attacker;
+    move_t *moves = malloc(sizeof *moves * (size_t)g->max_moves);
+    struct dedge *buf = malloc(sizeof *buf * (size_t)g->max_moves);
+    unsigned char *child = aligned_alloc(GAME_STATE_ALIGN, GAME_MAX_STATE_SIZE);
+    int n = 0, rc = 0;
+    if (!moves || !buf || !child) {
+        rc = dag_fail(d, "out of memory for the disproof");
+        goto done;
+    }
+    int nm = g->legal_moves(st, moves);
+    if (or_node && depth >= 2) {
+        for (int i = 0; i < nm && rc == 0; i++) {
+            memcpy(child, st, g->state_size);
+            g->apply(child, moves[i]);
+            if (g->status(child).outcome == GAME_ONGOING
+                && !child_disproven(s, child, depth - 1))
+                rc = dag_fail(d, "the disproof could not be rebuilt");
+            else
+                rc = dag_edge(d, st, moves[i], child, depth, &buf[n++]);
+        }
+    } else if (!or_node) {
+        /* a reply already written, then one the table knows, then one
+         * searched again */
+        int pick = -1;
+        for (int pass = 0; pass < 3 && pick < 0; pass++)
+            for (int i = 0; i < nm && pick < 0; i++) {
+                uint32_t pn, dn;
+                memcpy(child, st, g->state_size);
+                g->apply(child, moves[i]);
+                if (solver_settled(s, child, depth - 1, &pn, &dn)) {
+                    if (dn == 0)
+                        pick = i;
+                    continue;
+                }
+                uint64_t ck = solver_state_key(child, g->state_size);
+                if (pass == 0 && dag_find(d, ck, g->hash(child), depth - 1) >= 0)
+                    pick = i;
+                if (pass == 1) {
+                    solver_tt_get(s, ck, g->hash(child), depth - 1, &pn, &dn);
+                    if (dn == 0)
+                        pick = i;
+                }
+                if (pass == 2 && child_disproven(s, child, depth - 1))
+                    pick = i;
+            }
+        if (pick < 0)
+            rc = dag_fail(d, "the disproof could not be rebuilt (no reply)");
+        else
+            rc = dag_edge(d, st, moves[pick], child, depth, &buf[n++]);
+    }
+    if (rc == 0) {
+        id = dag_add(d, depth, or_node, buf, n);
+        rc = id < 0 ? -1 : dag_remember(d, key, check, id);
+        *out = id;
+    }
+done:
+    free(moves);
+    free(buf);
+    free(child);
+    return rc;
+}
+
+static void put_varint(FILE *out, uint64_t v)
+{
+    while (v >= 0x80) {
+        putc((int)(v & 0x7f) | 0x80, out);
+        v >>= 7;
+    }
+    putc((int)v, out);
+}
+
+/* Writes node id's record (its first visit) and below. */
+static void dag_emit(struct dag *d, int32_t id, int64_t *next, FILE *out)
+{
+    struct dnode *node = &d->nodes[id];
+    node->emitted = (*next)++;
+    put_varint(out, node->bound);
+    if (node->or_node && node->bound >= 2)
+        put_varint(out, node->n_edges);
+    for (uint32_t i = 0; i < node->n_edges; i++) {
+        const struct dedge *e = &d->edges[node->first_edge + i];
+        if (d->file_id[e->text] >= 0) {
+            put_varint(out, (uint64_t)d->file_id[e->text] + 1);
+        } else {
+            size_t len = strlen(d->texts[e->text]);
+            put_varint(out, 0);
+            putc((int)len, out);
+            fwrite(d->texts[e->text], 1, len, out);
+        }
+        if (d->file_id[e->text] < 0)
+            d->file_id[e->text] = d->ntexts_in_file++;
+        if (e->child < 0) {
+            put_varint(out, 0);
+        } else if (d->nodes[e->child].emitted >= 0) {
+            put_varint(out, 2 + (uint64_t)(*next - d->nodes[e->child].emitted));
+        } else {
+            put_varint(out, d->nodes[e->child].refs >= 2 ? 2 : 1);
+            dag_emit(d, e->child, next, out);
+        }
+    }
+}
+
+static void dag_free(struct dag *d)
+{
+    free(d->nodes);
+    free(d->edges);
+    free(d->map);
+    free(d->texts);
+    free(d->text_map);
+    free(d->file_id);
+}
+
+/* solver_internal.h */
+int solver_write_disproof(struct solver *s, const struct variant *v,
+                          const void *root, const char *position, int plies,
+                          FILE *out, struct solver_certificate *cert,
+                          char *err, size_t errsz)
+{
+    struct dag d;
+    char canonical[VARIANT_TEXT_MAX];
+    int32_t root_id;
+    memset(&d, 0, sizeof d);
+    d.s = s;
+    if (dag_build(&d, root, (uint32_t)plies, &root_id) != 0) {
+        snprintf(err, errsz, "%s", d.err);
+        dag_free(&d);
+        return -1;
+    }
+    long shared = 0;
+    for (size_t i = 0; i < d.n; i++)
+        shared += d.nodes[i].refs >= 2 && (int32_t)i != root_id;
+    d.nodes[root_id].refs = 1; /* the root has no slot */
+    variant_canonical(v, canonical, sizeof canonical);
+    fprintf(out, "%s\nvariant %s\nposition %s\nplies %d\nnodes %zu\n"
+            "shared %ld\ndata\n", DISPROOF_MAGIC, canonical, position, plies,
+            d.n, shared);
+    int64_t next = 0;
+    dag_emit(&d, root_id, &next, out);
+    fputs("end\n", out);
+    if (cert) {
+        cert->nodes = (long)d.n;
+        cert->shared = shared;
+    }
+    dag_free(&d);
+    if ((size_t)next != d.n) {
+        snprintf(err, errsz, "the disproof's DAG has nodes out of reach");
+        return -1;
+    }
+    return 0;
+}
+

@@ -1,0 +1,64 @@
+/*
+ * solver_internal.h -- what solver.c (the search) and solver_disproof.c
+ * (rebuilding and writing a disproof from the search's table) share: the
+ * solver's state and the few functions of the search the writer calls.
+ * Nothing outside agents/solver*.c includes it.
+ */
+#ifndef RULELAB_SOLVER_INTERNAL_H
+#define RULELAB_SOLVER_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "solver.h"
+
+#define INF 0x3fffffffu
+
+struct tt_entry {
+    uint64_t key, check;
+    uint32_t pn, dn;
+    uint32_t depth;
+};
+
+#define TT_WAYS 4
+
+/* The children of one node being searched, kept for its whole visit. */
+struct level {
+    unsigned char *states; /* n states of state_size bytes */
+    size_t cap;
+    move_t moves[GAME_MAX_MOVES];
+    uint32_t pn[GAME_MAX_MOVES], dn[GAME_MAX_MOVES];
+};
+
+struct solver {
+    const struct game *g;
+    int attacker; /* seat */
+    struct tt_entry *tt;
+    size_t tt_mask;
+    uint64_t nodes, max_nodes;
+    int out_of_budget, out_of_memory;
+    struct level *levels[SOLVER_MAX_PLIES + 1];
+};
+
+/* A 64-bit hash of every byte of a state (the table's key). */
+uint64_t solver_state_key(const void *st, size_t size);
+/* The table's (pn, dn) for a state at depth plies left ((1, 1) if none). */
+void solver_tt_get(const struct solver *s, uint64_t key, uint64_t check,
+                   uint32_t depth, uint32_t *pn, uint32_t *dn);
+/* 1 with (pn, dn) if the game is over at st or no plies are left. */
+int solver_settled(const struct solver *s, const void *st, uint32_t depth,
+                   uint32_t *pn, uint32_t *dn);
+/* Searches st at depth plies left as far as the budget goes. */
+void solver_search(struct solver *s, const void *st, uint32_t depth,
+                   uint32_t *pn, uint32_t *dn);
+
+/* Writes the disproof of root (disproven within plies; position is its
+ * text) to out in the format of disproof.h, searching again without a
+ * budget where the table lost a child. Returns 0 with the counts in
+ * *cert (may be NULL), or -1 with a message. */
+int solver_write_disproof(struct solver *s, const struct variant *v,
+                          const void *root, const char *position, int plies,
+                          FILE *out, struct solver_certificate *cert,
+                          char *err, size_t errsz);
+
+#endif

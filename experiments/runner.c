@@ -41,6 +41,7 @@
 
 #include "agent.h"
 #include "rng.h"
+#include "shard.h"
 #include "stats.h"
 
 /* Set by SIGINT/SIGTERM. A handler may touch only lock-free atomics (C11
@@ -579,17 +580,19 @@ static int plan(struct run *r, const int64_t *ids)
             && should_stop(s, c))
             atomic_store(&c->stopped_at, c->prefix);
         int limit = cell_limit(r, c);
-        long left = limit;
+        long left = shard_count(s, &r->o->shard, i, 0, limit);
         for (int k = 0; k < c->n_stored && c->stored[k].begin < limit; k++)
-            left -= (c->stored[k].end < limit ? c->stored[k].end : limit)
-                    - c->stored[k].begin;
+            left -= shard_count(s, &r->o->shard, i, c->stored[k].begin,
+                                c->stored[k].end < limit ? c->stored[k].end
+                                                         : limit);
         r->n_work += left;
     }
     return 0;
 }
 
 /* Hands out the next game to play, in (cell, index) order, skipping the
- * games stored before this run and those past a cell's early stop.
+ * games stored before this run, those past a cell's early stop and those
+ * of other shards (shard.h).
  * Returns 1 with *w set, or 0 when none is left. Any worker. */
 static int next_work(struct run *r, struct work *w)
 {
@@ -606,6 +609,11 @@ static int next_work(struct run *r, struct work *w)
             k->range++;
         if (k->range < c->n_stored && c->stored[k->range].begin <= k->index) {
             k->index = c->stored[k->range].end;
+            continue;
+        }
+        int owned = shard_next(r->s, &r->o->shard, k->cell, k->index);
+        if (owned != k->index) {
+            k->index = owned;
             continue;
         }
         *w = (struct work){k->cell, k->index++};
@@ -671,6 +679,8 @@ int runner_run(const struct sweep *s, struct store *st,
         goto done;
     }
     if (store_begin_run(st, s, o->threads, ids, err, errsz) != 0
+        || (o->shard.n > 0
+            && store_set_run_shard(st, o->shard.k, o->shard.n, err, errsz))
         || plan(&r, ids) != 0)
         goto done;
     out->total = r.n_work;

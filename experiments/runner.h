@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "shard.h"
 #include "store.h"
 #include "sweep.h"
 
@@ -19,6 +20,7 @@ struct run_options {
     int quiet; /* no progress line */
     double commit_seconds; /* commit at least this often */
     int commit_games; /* ... or after this many games */
+    struct shard shard; /* the games to play (shard.h); n 0: all of them */
 };
 
 struct run_result {
@@ -29,9 +31,11 @@ struct run_result {
     int interrupted; /* SIGINT or SIGTERM stopped it */
 };
 
-/* Plays every game of s not yet in st. Returns 0, or -1 with a message
- * (a store error). On SIGINT/SIGTERM it stops taking new games, lets the
- * ones in flight finish, commits and returns 0 with interrupted set. */
+/* Plays every game of s (of shard o->shard, when its n is not 0) not yet
+ * in st, and records the shard in the run's row. Returns 0, or -1 with a
+ * message (a store error). On SIGINT/SIGTERM it stops taking new games,
+ * lets the ones in flight finish, commits and returns 0 with interrupted
+ * set. */
 int runner_run(const struct sweep *s, struct store *st,
                const struct run_options *o, struct run_result *out, char *err,
                size_t errsz);

@@ -433,9 +433,11 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
     const struct value v[] = {int_value(sweep), text_value(RULELAB_VERSION),
                               text_value(host), int_value(threads),
                               text_value(now), text_value(behaviour)};
+    /* uid: a run's name across databases (merge copies it) */
     if (run_sql(st, "INSERT INTO runs (sweep_id, program_version, host,"
-                " threads, started, behaviour) VALUES (?1, ?2, ?3, ?4, ?5,"
-                " ?6)", v, COUNT(v), NULL, 0)) {
+                " threads, started, behaviour, uid) VALUES (?1, ?2, ?3, ?4,"
+                " ?5, ?6, lower(hex(randomblob(16))))", v, COUNT(v), NULL,
+                0)) {
         store_error(st->db, err, errsz, "recording the run");
         goto fail;
     }
@@ -446,6 +448,22 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
 fail:
     store_rollback(st, err, errsz);
     return -1;
+}
+
+int store_set_run_shard(struct store *st, int k, int n, char *err,
+                        size_t errsz)
+{
+    const struct value v[] = {int_value(st->run_id), int_value(k),
+                              int_value(n)};
+    if (run_sql(st, "UPDATE runs SET shard_index = ?2, shard_count = ?3"
+                " WHERE id = ?1", v, COUNT(v), NULL, 0))
+        return store_error(st->db, err, errsz, "recording the run's shard");
+    return 0;
+}
+
+int store_lock_writer(struct store *st, char *err, size_t errsz)
+{
+    return take_writer_lock(st, err, errsz);
 }
 
 /* Readies a cached statement: prepared the first time, reset and cleared
@@ -536,8 +554,9 @@ int store_insert_opened_game(struct store *st, const struct game_record *g,
     if (prepare(st, &st->insert_game, "INSERT INTO games (cell_id,"
                 " game_index, seed, side0, side1, result, winner_seat, reason,"
                 " plies, duration_ms, finished, moves, opening,"
-                " opening_position, pair_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-                " ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) ON CONFLICT"
+                " opening_position, pair_id, run_id) VALUES (?1, ?2, ?3, ?4,"
+                " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+                " ON CONFLICT"
                 " (cell_id, game_index) DO NOTHING"))
         return store_error(st->db, err, errsz, "preparing the game insert");
     if (time(NULL) != st->clock) {
@@ -558,7 +577,9 @@ int store_insert_opened_game(struct store *st, const struct game_record *g,
         text_value(o && o->moves ? o->moves : ""),
         text_value(o && o->position ? o->position : ""),
         o && o->pair_id ? int_value(o->pair_id)
-                        : (struct value){.type = VALUE_NULL}};
+                        : (struct value){.type = VALUE_NULL},
+        st->run_id ? int_value(st->run_id)
+                   : (struct value){.type = VALUE_NULL}};
     if (bind_values(st->insert_game, v, COUNT(v))
         || sqlite3_step(st->insert_game) != SQLITE_DONE) {
         char what[96];

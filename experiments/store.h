@@ -21,7 +21,7 @@
 /* The schema version this program writes and reads (meta.schema_version).
  * Opening a database for writing migrates an older one up to it; opening
  * one for reading needs exactly it. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -82,6 +82,16 @@ sqlite3 *store_db(struct store *st);
  * runs left `running` by processes that died (SIGKILL, crash) `killed`. */
 int store_begin_run(struct store *st, const struct sweep *s, int threads,
                     int64_t *cell_ids, char *err, size_t errsz);
+
+/* Records in the run row store_begin_run started that it plays shard k
+ * of n (shard.h). Returns 0, or -1 with a message. */
+int store_set_run_shard(struct store *st, int k, int n, char *err,
+                        size_t errsz);
+
+/* Takes the writer lock of store_begin_run (PATH.lock) without starting a
+ * run: what `rulelab merge` holds on the database it writes. Returns 0
+ * (also when held already), or -1 with a message naming the holder. */
+int store_lock_writer(struct store *st, char *err, size_t errsz);
 
 /* Reads what cell cell_id holds: sets *stopped_at to the games after
  * which an early stop ended it (or -1), then calls visit(arg, index,

@@ -122,12 +122,32 @@ static const char *const to_version_3[] = {
     " JOIN agents a0 ON a0.id = c.agent0_id JOIN agents a1 ON a1.id = c.agent1_id",
     NULL};
 
+/* Version 4: provenance, for shards and merge. Each run records the
+ * shard it played (K of N; NULL: the whole sweep) and a unique id `uid`
+ * that stays the same when `rulelab merge` copies the run to another
+ * database (`source` then names the database it came from; NULL: played
+ * here); each game records the run that stored it. Games stored before
+ * version 4 keep run_id NULL (which run played them was not recorded),
+ * and runs before it get a random uid. `merges` is merge's record of the
+ * databases merged into this one (merge.h). */
+static const char *const to_version_4[] = {
+    "ALTER TABLE runs ADD COLUMN shard_index INTEGER",
+    "ALTER TABLE runs ADD COLUMN shard_count INTEGER",
+    "ALTER TABLE runs ADD COLUMN uid TEXT",
+    "UPDATE runs SET uid = lower(hex(randomblob(16)))",
+    "CREATE UNIQUE INDEX runs_uid ON runs (uid)",
+    "ALTER TABLE runs ADD COLUMN source TEXT",
+    "ALTER TABLE games ADD COLUMN run_id INTEGER REFERENCES runs(id)",
+    "CREATE TABLE merges (source TEXT PRIMARY KEY, marker TEXT NOT NULL,"
+    " merged TEXT NOT NULL)",
+    NULL};
+
 /* The chain: migrations[i] takes a database from version i to i + 1. A
  * later change appends a migration and bumps STORE_SCHEMA_VERSION; it never
  * edits one already released (tests/fixtures/ holds databases made before
  * each, and every migration is tested on them). */
 static const char *const *const migrations[] = {to_version_1, to_version_2,
-                                                to_version_3};
+                                                to_version_3, to_version_4};
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

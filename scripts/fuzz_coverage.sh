@@ -33,6 +33,7 @@ variant|rulelab_core.dir/core|variant.c|* -variant_get
 agent|rulelab_core.dir/core|variant.c|parse_value trim_copy parse_assignment spec_split spec_parse_args spec_canonical
 agent|rulelab_agents.dir/agents|agent.c|agent_create
 sweep|rulelab_experiments.dir/experiments|sweep.c|* -sweep_load
+sweep|rulelab_experiments.dir/experiments|sweep_read.c|*
 proof|rulelab_agents.dir/agents|proof.c|*
 db|rulelab_cli.dir/experiments/cli|cli.c|cli_open_readonly
 db|rulelab_cli.dir/experiments/cli|cmd_report.c|run_report

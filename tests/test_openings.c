@@ -141,7 +141,7 @@ static void run(const struct sweep *s, const char *path, int threads)
     struct store *st;
     if (store_open(path, 0, &st, err, sizeof err) != 0)
         fail_msg("%s", err);
-    struct run_options o = {threads, 1, 2.0, 500};
+    struct run_options o = {threads, 1, 2.0, 500, {0, 0}};
     struct run_result r;
     if (runner_run(s, st, &o, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -490,7 +490,7 @@ static void test_version_1_database_migrates(void **state)
                      " (SELECT COUNT(*) FROM cells WHERE openings = ''),"
                      " (SELECT value FROM meta WHERE key = 'schema_version')"
                      " FROM game_view");
-    assert_string_equal(got, "6|6|6|6|2|3\n");
+    assert_string_equal(got, "6|6|6|6|2|4\n");
     free(got);
     remove_db(path);
 }

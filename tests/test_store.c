@@ -207,7 +207,7 @@ static void test_fixture_migrates_and_resumes(void **state)
     load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
     assert_int_equal(s.n_cells, 2);
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
-    struct run_options o = {1, 1, 2.0, 500};
+    struct run_options o = {1, 1, 2.0, 500, {0, 0}};
     struct run_result r;
     if (runner_run(&s, st, &o, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -292,7 +292,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
     assert_null(st);
     assert_non_null(strstr(err, "schema version 1, older than this "
-                                "rulelab's 3"));
+                                "rulelab's 4"));
     assert_non_null(strstr(err, "rulelab migrate"));
     assert_int_equal(raw_count(path, "SELECT value FROM meta"), 1);
 
@@ -306,7 +306,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     for (int readonly = 0; readonly < 2; readonly++) {
         assert_int_equal(store_open(path, readonly, &st, err, sizeof err), -1);
         assert_non_null(strstr(err, "schema version 99, newer than this "
-                                    "rulelab knows (1 to 3)"));
+                                    "rulelab knows (1 to 4)"));
     }
     raw_exec(path, "UPDATE meta SET value = 'two' WHERE key = "
              "'schema_version'");
@@ -466,7 +466,7 @@ static void test_cells_are_found_by_identity(void **state)
         use_fake(&s, &s.cells[i], 0);
     struct store *st;
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
-    struct run_options o = {1, 1, 2.0, 500};
+    struct run_options o = {1, 1, 2.0, 500, {0, 0}};
     struct run_result r;
     if (runner_run(&s, st, &o, &r, err, sizeof err) != 0)
         fail_msg("%s", err);

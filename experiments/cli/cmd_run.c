@@ -15,13 +15,15 @@
 
 #include "cli.h"
 #include "runner.h"
+#include "shard.h"
 #include "snapshot.h"
 #include "store.h"
 #include "sweep.h"
 
 /* Prints the sweep's seed, its cells (variant and the two agents) with the
- * number of games, and its early-stop rule, for --dry-run. */
-static void print_cells(const struct sweep *s)
+ * number of games, and its early-stop rule, for --dry-run; with a shard
+ * (sh->n not 0), the games of each cell that shard plays too. */
+static void print_cells(const struct sweep *s, const struct shard *sh)
 {
     printf("sweep %s (seed %llu): %d cells x %d games = %lld games\n", s->name,
            (unsigned long long)s->seed, s->n_cells, s->games_per_cell,
@@ -29,10 +31,25 @@ static void print_cells(const struct sweep *s)
     for (int i = 0; i < s->n_cells; i++) {
         const struct sweep_cell *c = &s->cells[i];
         const struct openings *o = sweep_cell_openings(s, c);
-        printf("  %4d  %s  %s (%s) vs %s (%s)%s%s\n", i + 1, c->variant_text,
+        printf("  %4d  %s  %s (%s) vs %s (%s)%s%s", i + 1, c->variant_text,
                s->agents[c->agent[0]].name, s->agents[c->agent[0]].spec,
                s->agents[c->agent[1]].name, s->agents[c->agent[1]].spec,
                o ? "  openings: " : "", o ? o->setting : "");
+        if (sh->n)
+            printf("  shard %d/%d: %ld games", sh->k, sh->n,
+                   shard_count(s, sh, i, 0, s->games_per_cell));
+        printf("\n");
+    }
+    if (sh->n) {
+        long games = 0;
+        for (int i = 0; i < s->n_cells; i++)
+            games += shard_count(s, sh, i, 0, s->games_per_cell);
+        printf("shard %d/%d plays %ld of the %lld games (%s)\n", sh->k, sh->n,
+               games, (long long)s->n_cells * s->games_per_cell,
+               s->stop != STOP_NONE ? "whole cells: the sweep stops cells "
+                                      "early"
+                                    : "game i of cell c when (c * games + i) "
+                                      "mod N = K");
     }
     if (s->stop != STOP_NONE)
         printf("early stop: %s, at least %d games a cell\n",
@@ -119,11 +136,12 @@ static void snapshotter_stop(struct snapshotter *sn)
  * saved). */
 static int run_run(int argc, char **argv)
 {
-    const char *db = NULL, *threads_text = NULL, *pos[1];
+    const char *db = NULL, *threads_text = NULL, *shard_text = NULL, *pos[1];
     const char *snapshot = NULL, *every_text = NULL;
     int quiet = 0, dry_run = 0;
     const struct cli_option opts[] = {{"--db", &db, NULL},
                                       {"--threads", &threads_text, NULL},
+                                      {"--shard", &shard_text, NULL},
                                       {"--snapshot", &snapshot, NULL},
                                       {"--snapshot-every", &every_text, NULL},
                                       {"--quiet", NULL, &quiet},
@@ -151,13 +169,16 @@ static int run_run(int argc, char **argv)
                          &every) != 0)
         return CLI_USAGE;
     struct sweep s;
+    struct shard shard = {0, 0};
     char err[4096], path[600];
+    if (shard_text && shard_parse(shard_text, &shard, err, sizeof err) != 0)
+        return cli_usage_error(&cmd_run, "%s", err);
     if (sweep_load(pos[0], &s, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab run: %s\n", err);
         return CLI_FAIL;
     }
     if (dry_run) {
-        print_cells(&s);
+        print_cells(&s, &shard);
         sweep_free(&s);
         return CLI_OK;
     }
@@ -183,7 +204,7 @@ static int run_run(int argc, char **argv)
         sweep_free(&s);
         return CLI_FAIL;
     }
-    struct run_options o = {(int)threads, quiet, 2.0, 500};
+    struct run_options o = {(int)threads, quiet, 2.0, 500, shard};
     struct run_result r;
     rc = runner_run(&s, st, &o, &r, err, sizeof err);
     if (snapshot)
@@ -213,8 +234,9 @@ static int run_run(int argc, char **argv)
     }
     if (r.interrupted)
         fprintf(stderr, "interrupted: the games played are saved. To resume, "
-                "run the same command again:\n  rulelab run %s --db %s\n",
-                pos[0], db);
+                "run the same command again:\n  rulelab run %s --db %s%s%s\n",
+                pos[0], db, shard_text ? " --shard " : "",
+                shard_text ? shard_text : "");
     else if (!quiet && r.total == 0)
         fprintf(stderr, "nothing to do: every game of %s is in %s\n", pos[0],
                 db);
@@ -224,8 +246,8 @@ static int run_run(int argc, char **argv)
 
 const struct cli_command cmd_run = {
     "run", "play a sweep file into a results database",
-    "usage: rulelab run SWEEP.ini [--db PATH] [--threads N] [--quiet]"
-    " [--dry-run]\n"
+    "usage: rulelab run SWEEP.ini [--db PATH] [--threads N] [--shard K/N]"
+    " [--quiet] [--dry-run]\n"
     "                   [--snapshot COPY [--snapshot-every SECONDS]]\n\n"
     "Plays every game of the sweep that the database does not hold yet, on\n"
     "N threads (default: all cores), and records each one. Running the same\n"
@@ -235,6 +257,15 @@ const struct cli_command cmd_run = {
     "database (a lock on PATH.lock); readers are never blocked.\n\n"
     "  --db PATH    the database (default results/NAME.db, NAME from the file)\n"
     "  --threads N  worker threads (default: every core)\n"
+    "  --shard K/N  play only shard K (0 to N-1) of N: the N shards together\n"
+    "               play every game once, each with the seed and moves a\n"
+    "               one-machine run gives it. Without an early-stop rule,\n"
+    "               game i of cell c (both from 0, in file order) is shard\n"
+    "               (c * games + i) mod N's, so shards differ by at most a\n"
+    "               game; with one (stop = sprt or ci), cell c is shard\n"
+    "               c mod N's, whole. Give each shard its own --db, resume\n"
+    "               one by running the same command again, and join them\n"
+    "               with `rulelab merge OUT.db SHARD.db...`\n"
     "  --quiet      no progress line\n"
     "  --dry-run    print the cells and the number of games, play nothing\n"
     "  --snapshot COPY\n"

@@ -3,7 +3,8 @@
 # database, each copy that appears is a whole, consistent database (it
 # passes integrity_check, is one file with no -wal or -shm beside it, and
 # holds a prefix of what the run commits), and the copy left at the end
-# holds exactly the live database's games; the options are checked.
+# holds exactly the live database's games; `merge --snapshot` publishes
+# its OUT the same way; the options are checked.
 # Usage: test_snapshot.sh PATH/TO/rulelab
 set -u
 bin=$1
@@ -91,6 +92,16 @@ b=$(sqlite3 "$dir/live.db" "SELECT COUNT(*) FROM games")
 [ $rc -eq 1 ] && [ "$a" = "$b" ] && [ "$b" -lt $total ] \
     && ok "SIGTERM: the run stops (status 1) and the copy holds its $b games" \
     || bad "SIGTERM: status $rc, copy $a games, live $b"
+
+# merge --snapshot: OUT merged, then published as one file
+"$bin" merge "$dir/m.db" "$dir/live.db" --quiet --snapshot "$dir/mcopy.db"
+rc=$?
+[ $rc -eq 0 ] && [ "$(sqlite3 "$dir/mcopy.db" 'PRAGMA journal_mode')" = delete ] \
+    && [ "$(rows "$dir/mcopy.db")" = "$(rows "$dir/live.db")" ] \
+    && ok "merge --snapshot publishes OUT as one consistent file" \
+    || bad "merge --snapshot: status $rc"
+"$bin" merge "$dir/m.db" "$dir/live.db" --snapshot "$dir/m.db" >/dev/null 2>&1
+[ $? -eq 2 ] && ok "merge --snapshot onto OUT is refused" || bad "merge --snapshot OUT"
 
 # options
 "$bin" run "$dir/s.ini" --db "$dir/x.db" --snapshot-every 5 >/dev/null 2>"$dir/err"

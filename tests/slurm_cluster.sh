@@ -136,7 +136,7 @@ slurm_start() {
     cat >"$d/slurm.conf" <<CONF
 # written by tests/slurm_cluster.sh for one test run; removed with $d
 ClusterName=rulelabtest
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$d_port
 AuthType=auth/munge
@@ -162,7 +162,7 @@ MpiDefault=none
 MailProg=/bin/true
 KillWait=10
 MinJobAge=600
-NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
     export SLURM_CONF=$d/slurm.conf

@@ -77,7 +77,7 @@ int slurm_write_tasks(FILE *f, const struct slurm_job *j)
     fputs("#SBATCH --requeue\n", f);
     fprintf(f, "#SBATCH --signal=B:USR1@%d\n", j->signal_seconds);
     fputs("#SBATCH --open-mode=append\n", f);
-    fprintf(f, "#SBATCH --output=%s/logs/task-%%a.out\n", j->dir);
+    fprintf(f, "#SBATCH --output=\"%s/logs/task-%%a.out\"\n", j->dir);
     fputs("set -u\n", f);
     common_variables(f, j);
     fputs("K=${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a "
@@ -163,8 +163,9 @@ int slurm_write_tasks(FILE *f, const struct slurm_job *j)
           "if [ \"$requeue\" -eq 1 ] && [ -n \"${SLURM_JOB_ID:-}\" ]; then\n"
           "    echo \"rulelab slurm: near the time limit; shard $K saved to "
           "$SNAP, requeued to resume\"\n"
-          "    scontrol requeue \"$SLURM_JOB_ID\"\n"
-          "    exit 0\n"
+          "    scontrol requeue \"$SLURM_JOB_ID\" && exit 0\n"
+          "    echo \"rulelab slurm: the requeue failed (does the cluster "
+          "allow it?)\"\n"
           "fi\n"
           "echo \"rulelab slurm: shard $K stopped (status $status) and saved "
           "to $SNAP; to finish it:\"\n"
@@ -188,7 +189,7 @@ int slurm_write_merge(FILE *f, const struct slurm_job *j)
     fprintf(f, "#SBATCH --job-name=rulelab-%s-merge\n", j->name);
     fputs("#SBATCH --cpus-per-task=1\n#SBATCH --ntasks=1\n", f);
     common_options(f, j);
-    fprintf(f, "#SBATCH --output=%s/logs/merge-%%j.out\n", j->dir);
+    fprintf(f, "#SBATCH --output=\"%s/logs/merge-%%j.out\"\n", j->dir);
     fputs("set -u\n", f);
     common_variables(f, j);
     fputs("OUT=\"$DIR/", f);

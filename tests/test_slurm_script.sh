@@ -47,7 +47,7 @@ has "$t" "#SBATCH --time=2:00:00" "--time"
 has "$t" "#SBATCH --mem=3G" "--mem"
 has "$t" "#SBATCH --requeue" "the array is requeueable"
 has "$t" "#SBATCH --signal=B:USR1@120" "USR1 to the batch shell 120 s before the limit"
-has "$t" "#SBATCH --output=$dir/out dir/logs/task-%a.out" "a log per task in DIR/logs"
+has "$t" "#SBATCH --output=\"$dir/out dir/logs/task-%a.out\"" "a log per task in DIR/logs, quoted"
 has "$t" "RULELAB='$abs_bin'" "the scripts call this binary by its absolute path"
 has "$t" "INPUT='$dir/s.ini'" "the sweep by its absolute path"
 has "$t" "DIR='$dir/out dir'" "DIR absolute and quoted"
@@ -132,6 +132,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 : >"$dir/afile"
 expect 1 "cannot make" "DIR that is a file" s.ini --tasks 2 --dir "$dir/afile/x"
+expect 1 "choose another --dir" "DIR with a % is refused" s.ini --tasks 2 --dir "$dir/50%"
 expect 2 "absolute" "--local must be absolute" s.ini --tasks 2 --local scratch
 expect 2 "sbatch value" "--partition with a space" s.ini --tasks 2 --partition "a b"
 expect 2 "sbatch value" "--time with a newline" s.ini --tasks 2 --time "$(printf '1\n#x')"

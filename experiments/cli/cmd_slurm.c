@@ -186,6 +186,14 @@ static int run_slurm(int argc, char **argv)
         fprintf(stderr, "rulelab slurm: a path holds a control character\n");
         goto done;
     }
+    /* DIR goes into #SBATCH --output="...", where sbatch reads %
+     * patterns and a double quote would end the value */
+    if (strpbrk(dir, "\"%")) {
+        fprintf(stderr, "rulelab slurm: the folder %s holds a '\"' or '%%', "
+                "which sbatch's --output cannot take; choose another --dir\n",
+                dir);
+        goto done;
+    }
     struct slurm_job j = {self, "run", input, s.name, dir, (int)tasks,
                           (int)cpus, partition, time_text, mem, local,
                           (int)every, 120};

@@ -332,7 +332,22 @@ static int merge_cells(struct merge *m)
                 " c.seed_key"))
         return -1;
     char row[4096], *f[4];
-    int found = first_row(
+    /* a cell OUT holds under the same variant and agents but another seed
+     * key would leave this one unmapped, and its games behind */
+    int found = first_row(m, "SELECT seed_key FROM src.cells WHERE id NOT IN"
+                          " (SELECT src FROM temp.map_cell) LIMIT 1", row,
+                          sizeof row);
+    if (found) {
+        if (found > 0) {
+            char cell[4096];
+            key_for_message(row, cell, sizeof cell);
+            snprintf(m->err, m->errsz, "cell %s of %s: %s holds its variant "
+                     "and agents in its sweep under another seed key; "
+                     "nothing of %s merged", cell, m->in, m->out, m->in);
+        }
+        return -1;
+    }
+    found = first_row(
         m, "SELECT c.seed_key, c.stopped_at, o.stopped_at, CASE WHEN"
         " c.stopped_at IS NOT NULL AND o.stopped_at IS NOT NULL AND"
         " c.stopped_at <> o.stopped_at THEN 'stop' ELSE 'behaviour' END FROM"

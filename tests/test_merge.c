@@ -4,7 +4,8 @@
  * every column of game_view but ids and timing; merging is idempotent
  * (the same shards again add nothing, also when read in full); a game two
  * inputs hold with other content is refused naming the game and both
- * databases; two sweeps share one database, a sweep of other file text is
+ * databases, and so is a cell OUT holds under another seed key; two
+ * sweeps share one database, a sweep of other file text is
  * refused; a shard with a cell the others lack and an empty shard merge;
  * a shard still being written is merged as committed, without waiting,
  * and re-merged later; the migration from schema 3 (a database made by
@@ -303,6 +304,29 @@ static void test_conflicting_game_refused(void **state)
     sweep_free(&s);
 }
 
+/* A cell OUT holds under its variant and agents with another seed key
+ * (as if its identity were computed otherwise) is refused, not left
+ * behind with its games. */
+static void test_cell_of_other_seed_key_refused(void **state)
+{
+    (void)state;
+    struct sweep s;
+    make_sweep(&s, "seedkey", 2);
+    char a[64], out[64], err[4096];
+    temp_db(a, sizeof a);
+    temp_db(out, sizeof out);
+    play(&s, a, (struct shard){0, 0});
+    const char *in[] = {a};
+    merge_ok(out, in, 1);
+    raw_exec(out, "UPDATE cells SET seed_key = seed_key || 'x' WHERE id = 2;"
+             " DELETE FROM merges");
+    assert_int_equal(merge_databases(out, in, 1, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "under another seed key"));
+    remove_db(a);
+    remove_db(out);
+    sweep_free(&s);
+}
+
 /* Two sweeps share one database; a sweep of the same name and seed with
  * another file text is refused, naming both databases. */
 static void test_two_sweeps_and_other_file_text(void **state)
@@ -321,9 +345,10 @@ static void test_two_sweeps_and_other_file_text(void **state)
     const char *in[] = {a, b};
     /* 4 cells x 2 games, then 4 x 3 */
     assert_int_equal(merge_ok(out, in, 2), 8 + 12);
-    assert_string_equal(rows(out, "SELECT sweep, COUNT(*) FROM game_view"
-                             " GROUP BY sweep ORDER BY sweep"),
-                        "first|8\nsecond|12\n");
+    char *per_sweep = rows(out, "SELECT sweep, COUNT(*) FROM game_view"
+                           " GROUP BY sweep ORDER BY sweep");
+    assert_string_equal(per_sweep, "first|8\nsecond|12\n");
+    free(per_sweep);
     /* "first" again, with a comment added to its file text */
     struct sweep other;
     char text[2048], err2[512];
@@ -562,6 +587,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shards_merged_equal_one_machine),
         cmocka_unit_test(test_conflicting_game_refused),
+        cmocka_unit_test(test_cell_of_other_seed_key_refused),
         cmocka_unit_test(test_two_sweeps_and_other_file_text),
         cmocka_unit_test(test_cell_others_lack_and_empty_shard),
         cmocka_unit_test(test_partial_shard),

@@ -120,18 +120,25 @@ while [ $(( $(date +%s) - t_loop )) -lt 400 ]; do
         && [ ! -e "$dir/shards/shard-1-of-4.done" ]; then
         # what --signal=B:USR1@120 does before the time limit. (scancel
         # delivers it, then says "Job can not be altered now" and retries
-        # for minutes: so in the background, and bounded.)
+        # for a while, which would warn the requeued task again: so in
+        # the background, and stopped once the task is requeued.)
         timeout 20 scancel --batch --signal=USR1 "${array}_1" >/dev/null 2>&1 &
+        usr1=$!
         warned=1
         echo "     task 1 warned (USR1) with $(count "$(live 1)") games in its live database"
     fi
-    if [ $warned -eq 1 ] && [ $released -eq 0 ]; then
-        # a requeued job waits for a begin time Slurm sets ~2 minutes
-        # ahead; the test need not wait for it
+    if [ $warned -eq 1 ]; then
         id=$(task_id 1)
-        if [ -n "$id" ] && squeue -h -j "$id" -o %r 2>/dev/null | grep -q BeginTime; then
-            scontrol update JobId="$id" StartTime=now && released=1
-        fi
+        state=$([ -n "$id" ] && squeue -h -j "$id" -o "%T %r" 2>/dev/null)
+        case "$state" in
+        PENDING*)
+            [ $released -eq 0 ] && kill "$usr1" 2>/dev/null
+            # a requeued job waits for a begin time Slurm sets a minute
+            # or two ahead; the test need not wait for it
+            case "$state" in *BeginTime*)
+                scontrol update JobId="$id" StartTime=now && released=$((released + 1)) ;;
+            esac ;;
+        esac
     fi
     if [ $cancelled -eq 0 ] && [ "$(count "$(live 2)")" -ge 2 ] \
         && [ ! -e "$dir/shards/shard-2-of-4.done" ]; then

@@ -4,8 +4,10 @@
 
 RULELAB_PACKAGES="build-essential cmake pkg-config libcmocka-dev libsqlite3-dev sqlite3 python3-pandas python3-matplotlib python3-nbformat python3-ipykernel jupyter-nbconvert"
 # The tests' fuzz targets also need clang with libFuzzer (libclang-rt-dev,
-# only recommended by clang) and clang's OpenMP (libomp-dev).
-RULELAB_TEST_PACKAGES="clang libclang-rt-dev libomp-dev"
+# only recommended by clang) and clang's OpenMP (libomp-dev); the Slurm
+# test (tests/test_slurm.sh) a one-node Slurm and its munge (slurm-wlm,
+# munge; it brings up its own daemons, and never touches a host's).
+RULELAB_TEST_PACKAGES="clang libclang-rt-dev libomp-dev slurm-wlm munge"
 
 # deps_install [PACKAGES...]: RULELAB_PACKAGES and the ones named.
 deps_install() {

@@ -6,9 +6,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "merge.h"
+#include "snapshot.h"
 
 #define MAX_INPUTS 4096
 
@@ -19,7 +22,9 @@ static int run_merge(int argc, char **argv)
 {
     static const char *pos[MAX_INPUTS + 1];
     int n = 0, quiet = 0;
+    const char *snapshot = NULL;
     const struct cli_option opts[] = {{"--quiet", NULL, &quiet},
+                                      {"--snapshot", &snapshot, NULL},
                                       {NULL, NULL, NULL}};
     int rc = cli_parse(argc, argv, opts, pos, MAX_INPUTS + 1, &n, &cmd_merge);
     if (rc == -1)
@@ -29,6 +34,9 @@ static int run_merge(int argc, char **argv)
     if (n < 2)
         return cli_usage_error(&cmd_merge, "needs the output database and at "
                                "least one input database");
+    if (snapshot && (!*snapshot || strcmp(snapshot, pos[0]) == 0))
+        return cli_usage_error(&cmd_merge, "--snapshot needs a path other "
+                               "than OUT");
     struct merge_input_result *res = calloc((size_t)n, sizeof *res);
     char err[4096];
     if (!res) {
@@ -50,6 +58,15 @@ static int run_merge(int argc, char **argv)
                        res[i].games_in, res[i].games_added);
         }
     free(res);
+    /* OUT holds every input merged before a refusal too: publish it all */
+    char serr[1024];
+    struct stat sb;
+    if (snapshot && stat(pos[0], &sb) == 0
+        && snapshot_write(pos[0], snapshot, serr, sizeof serr) != 0) {
+        fprintf(stderr, "rulelab merge: snapshot: %s\n", serr);
+        if (rc == 0)
+            return CLI_FAIL;
+    }
     if (rc != 0) {
         fprintf(stderr, "rulelab merge: %s\n", err);
         return CLI_FAIL;
@@ -61,7 +78,7 @@ static int run_merge(int argc, char **argv)
 
 const struct cli_command cmd_merge = {
     "merge", "merge shard databases (or any results databases) into one",
-    "usage: rulelab merge OUT.db IN.db... [--quiet]\n\n"
+    "usage: rulelab merge OUT.db IN.db... [--quiet] [--snapshot COPY]\n\n"
     "Copies every row of every input (sweeps, runs, variants, agents, cells,\n"
     "games, claims) into OUT, created if missing, matching rows by what they\n"
     "are (a sweep by name and seed, a cell by its variant and agents, a game\n"
@@ -81,7 +98,11 @@ const struct cli_command cmd_merge = {
     "Which run (shard, host) played each game is kept: games.run_id, and\n"
     "runs.shard_index, shard_count, host and source (the input it came\n"
     "from).\n\n"
-    "  --quiet  print nothing but errors\n\n"
+    "  --quiet  print nothing but errors\n"
+    "  --snapshot COPY\n"
+    "           then write a consistent copy of OUT to COPY (one file, renamed\n"
+    "           into place, as `run --snapshot`): a merge job merges on local\n"
+    "           storage and publishes to a shared folder this way\n\n"
     "Example, a sweep in 4 shards:\n"
     "  rulelab run sweep.ini --shard 0/4 --db s0.db   # ... to --shard 3/4\n"
     "  rulelab merge all.db s0.db s1.db s2.db s3.db\n",

@@ -5,13 +5,18 @@
  * cells for --dry-run and the summary, and after an interruption the
  * command that resumes.
  */
+#include <errno.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli.h"
 #include "runner.h"
 #include "shard.h"
+#include "snapshot.h"
 #include "store.h"
 #include "sweep.h"
 
@@ -58,6 +63,73 @@ static void default_db(const struct sweep *s, char *path, size_t n)
     snprintf(path, n, "results/%s.db", s->name);
 }
 
+/* --snapshot: a thread that copies the live database to `path` every
+ * `seconds` while the runner writes (snapshot.h), until told to stop. */
+struct snapshotter {
+    const char *db, *path;
+    double seconds;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int stop, failed;
+    char err[1024];
+};
+
+static void *snapshot_main(void *arg)
+{
+    struct snapshotter *sn = arg;
+    pthread_mutex_lock(&sn->lock);
+    while (!sn->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += (time_t)sn->seconds;
+        until.tv_nsec += (long)((sn->seconds - (double)(time_t)sn->seconds) * 1e9);
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        int rc = 0;
+        while (!sn->stop && rc != ETIMEDOUT)
+            rc = pthread_cond_timedwait(&sn->wake, &sn->lock, &until);
+        if (sn->stop)
+            break;
+        pthread_mutex_unlock(&sn->lock);
+        char err[1024];
+        /* A failed copy in passing is said and retried at the next
+         * interval; only the last one, after the run, decides the status. */
+        if (snapshot_write(sn->db, sn->path, err, sizeof err) != 0)
+            fprintf(stderr, "rulelab run: snapshot: %s\n", err);
+        pthread_mutex_lock(&sn->lock);
+    }
+    pthread_mutex_unlock(&sn->lock);
+    return NULL;
+}
+
+/* Starts the snapshot thread; 0, or -1 (said). */
+static int snapshotter_start(struct snapshotter *sn)
+{
+    pthread_mutex_init(&sn->lock, NULL);
+    pthread_cond_init(&sn->wake, NULL);
+    sn->stop = 0;
+    if (pthread_create(&sn->thread, NULL, snapshot_main, sn) != 0) {
+        fprintf(stderr, "rulelab run: cannot start the snapshot thread\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Stops the snapshot thread (a copy under way finishes first). */
+static void snapshotter_stop(struct snapshotter *sn)
+{
+    pthread_mutex_lock(&sn->lock);
+    sn->stop = 1;
+    pthread_cond_signal(&sn->wake);
+    pthread_mutex_unlock(&sn->lock);
+    pthread_join(sn->thread, NULL);
+    pthread_cond_destroy(&sn->wake);
+    pthread_mutex_destroy(&sn->lock);
+}
+
 /* `rulelab run` (the run contract of struct cli_command): plays the games
  * the database lacks; CLI_FAIL when the sweep or the database cannot be
  * read or written, or the run was interrupted (the games played are
@@ -65,10 +137,13 @@ static void default_db(const struct sweep *s, char *path, size_t n)
 static int run_run(int argc, char **argv)
 {
     const char *db = NULL, *threads_text = NULL, *shard_text = NULL, *pos[1];
+    const char *snapshot = NULL, *every_text = NULL;
     int quiet = 0, dry_run = 0;
     const struct cli_option opts[] = {{"--db", &db, NULL},
                                       {"--threads", &threads_text, NULL},
                                       {"--shard", &shard_text, NULL},
+                                      {"--snapshot", &snapshot, NULL},
+                                      {"--snapshot-every", &every_text, NULL},
                                       {"--quiet", NULL, &quiet},
                                       {"--dry-run", NULL, &dry_run},
                                       {NULL, NULL, NULL}};
@@ -83,6 +158,15 @@ static int run_run(int argc, char **argv)
     long threads = omp_get_num_procs();
     if (threads_text
         && cli_parse_int(threads_text, "--threads", 1, 4096, &threads) != 0)
+        return CLI_USAGE;
+    if (snapshot && !*snapshot)
+        return cli_usage_error(&cmd_run, "--snapshot needs a path");
+    if (every_text && !snapshot)
+        return cli_usage_error(&cmd_run, "--snapshot-every needs --snapshot");
+    long every = 300;
+    if (every_text
+        && cli_parse_int(every_text, "--snapshot-every", 1, 86400 * 365,
+                         &every) != 0)
         return CLI_USAGE;
     struct sweep s;
     struct shard shard = {0, 0};
@@ -108,12 +192,33 @@ static int run_run(int argc, char **argv)
         sweep_free(&s);
         return CLI_FAIL;
     }
+    if (snapshot && strcmp(snapshot, db) == 0) {
+        store_close(st);
+        sweep_free(&s);
+        return cli_usage_error(&cmd_run, "--snapshot must be another file "
+                               "than the database");
+    }
+    struct snapshotter sn = {.db = db, .path = snapshot, .seconds = (double)every};
+    if (snapshot && snapshotter_start(&sn) != 0) {
+        store_close(st);
+        sweep_free(&s);
+        return CLI_FAIL;
+    }
     struct run_options o = {(int)threads, quiet, 2.0, 500, shard};
     struct run_result r;
     rc = runner_run(&s, st, &o, &r, err, sizeof err);
+    if (snapshot)
+        snapshotter_stop(&sn);
     store_close(st);
-    if (rc != 0) {
+    if (rc != 0)
         fprintf(stderr, "rulelab run: %s\n", err);
+    /* The last copy, of everything committed, whatever the run's end. */
+    char serr[1024];
+    if (snapshot && snapshot_write(db, snapshot, serr, sizeof serr) != 0) {
+        fprintf(stderr, "rulelab run: snapshot: %s\n", serr);
+        rc = -1;
+    }
+    if (rc != 0) {
         sweep_free(&s);
         return CLI_FAIL;
     }
@@ -142,7 +247,8 @@ static int run_run(int argc, char **argv)
 const struct cli_command cmd_run = {
     "run", "play a sweep file into a results database",
     "usage: rulelab run SWEEP.ini [--db PATH] [--threads N] [--shard K/N]"
-    " [--quiet] [--dry-run]\n\n"
+    " [--quiet] [--dry-run]\n"
+    "                   [--snapshot COPY [--snapshot-every SECONDS]]\n\n"
     "Plays every game of the sweep that the database does not hold yet, on\n"
     "N threads (default: all cores), and records each one. Running the same\n"
     "sweep again on the same database resumes it: games already stored are\n"
@@ -161,7 +267,14 @@ const struct cli_command cmd_run = {
     "               one by running the same command again, and join them\n"
     "               with `rulelab merge OUT.db SHARD.db...`\n"
     "  --quiet      no progress line\n"
-    "  --dry-run    print the cells and the number of games, play nothing\n\n"
+    "  --dry-run    print the cells and the number of games, play nothing\n"
+    "  --snapshot COPY\n"
+    "               while it plays, copy the database to COPY every\n"
+    "               --snapshot-every SECONDS (default 300) and once more at\n"
+    "               the end: a consistent copy of what is committed (SQLite's\n"
+    "               backup API), written to a temporary name and renamed, so\n"
+    "               a reader of COPY never sees half a file; one file, no\n"
+    "               -wal beside it (for a shared folder, see `rulelab slurm`)\n\n"
     "The sweep file format is in the README and experiments/sweep.h;\n"
     "ready sweeps are in experiments/sweeps/.\n",
     run_run};

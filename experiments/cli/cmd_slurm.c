@@ -1,0 +1,281 @@
+/*
+ * cmd_slurm.c -- `rulelab slurm SWEEP --tasks N`: writes the sbatch
+ * scripts of a job array that plays the sweep's N shards and of the merge
+ * job (experiments/slurm.c writes their text), then prints the sbatch
+ * commands or, with --submit, submits them and prints the job ids.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "shard.h"
+#include "slurm.h"
+#include "sweep.h"
+
+/* Whether text may go into an #SBATCH line as it is: no white space,
+ * quotes, backslashes or control characters. */
+static int plain_value(const char *text)
+{
+    if (!*text)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p <= ' ' || *p == 0x7f || strchr("'\"\\`$;&|<>", *p))
+            return 0;
+    return 1;
+}
+
+/* Whether a path can be written into the scripts: no control characters
+ * (a newline would end a comment or a line of the script). */
+static int plain_path(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p < ' ' || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* mkdir -p path. Returns 0 or -1 with errno set. */
+static int make_dirs(const char *path)
+{
+    char buf[PATH_MAX];
+    if (strlen(path) >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(buf, path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+/* Prints path as a shell word: as it is when it needs no quotes. */
+static void print_word(const char *path)
+{
+    if (strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                     "0123456789/._-+=:,@%") == strlen(path))
+        fputs(path, stdout);
+    else
+        slurm_quote(stdout, path);
+}
+
+/* Runs `sbatch --parsable ARGS SCRIPT` and reads the job id into id.
+ * Returns 0, or -1 after saying why. */
+static int submit(const char *args, const char *script, char *id, size_t n)
+{
+    char cmd[PATH_MAX * 2 + 200];
+    int len = snprintf(cmd, sizeof cmd, "sbatch --parsable %s ", args);
+    FILE *f = fmemopen(cmd + len, sizeof cmd - (size_t)len, "w");
+    if (!f)
+        return -1;
+    slurm_quote(f, script);
+    fclose(f);
+    FILE *p = popen(cmd, "r");
+    if (!p) {
+        fprintf(stderr, "rulelab slurm: cannot run sbatch: %s\n",
+                strerror(errno));
+        return -1;
+    }
+    char line[256] = "";
+    if (!fgets(line, sizeof line, p))
+        line[0] = '\0';
+    int status = pclose(p);
+    line[strcspn(line, ";\r\n")] = '\0'; /* "ID" or "ID;CLUSTER" */
+    if (status != 0 || !line[0] || strspn(line, "0123456789") != strlen(line)) {
+        fprintf(stderr, "rulelab slurm: `%s` failed%s (is Slurm's sbatch "
+                "on PATH, and SLURM_CONF right?)\n", cmd,
+                status == 127 * 256 ? ": sbatch not found" : "");
+        return -1;
+    }
+    snprintf(id, n, "%s", line);
+    return 0;
+}
+
+/* `rulelab slurm` (the run contract of struct cli_command). */
+static int run_slurm(int argc, char **argv)
+{
+    const char *tasks_text = NULL, *dir_text = NULL, *partition = NULL,
+               *time_text = NULL, *cpus_text = NULL, *mem = NULL,
+               *local = NULL, *every_text = NULL, *pos[1];
+    int do_submit = 0;
+    const struct cli_option opts[] = {{"--tasks", &tasks_text, NULL},
+                                      {"--dir", &dir_text, NULL},
+                                      {"--partition", &partition, NULL},
+                                      {"--time", &time_text, NULL},
+                                      {"--cpus", &cpus_text, NULL},
+                                      {"--mem", &mem, NULL},
+                                      {"--local", &local, NULL},
+                                      {"--snapshot-every", &every_text, NULL},
+                                      {"--submit", NULL, &do_submit},
+                                      {NULL, NULL, NULL}};
+    int rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_slurm,
+                         "needs a sweep file", &rc))
+        return rc;
+    long tasks, cpus = 1, every = 300;
+    if (!tasks_text)
+        return cli_usage_error(&cmd_slurm, "needs --tasks N, the number of "
+                               "array tasks (shards)");
+    if (cli_parse_int(tasks_text, "--tasks", 1, SHARD_MAX, &tasks) != 0
+        || (cpus_text && cli_parse_int(cpus_text, "--cpus", 1, 4096, &cpus) != 0)
+        || (every_text && cli_parse_int(every_text, "--snapshot-every", 1,
+                                        86400 * 365, &every) != 0))
+        return CLI_USAGE;
+    const char *const sb[][2] = {{"--partition", partition},
+                                 {"--time", time_text},
+                                 {"--mem", mem}};
+    for (int i = 0; i < 3; i++)
+        if (sb[i][1] && !plain_value(sb[i][1]))
+            return cli_usage_error(&cmd_slurm, "%s '%s': an sbatch value "
+                                   "without spaces, quotes or shell "
+                                   "characters", sb[i][0], sb[i][1]);
+    if (local && (local[0] != '/' || !plain_path(local)))
+        return cli_usage_error(&cmd_slurm, "--local needs an absolute path "
+                               "(a folder on each node's own storage)");
+    if (dir_text && (!*dir_text || !plain_path(dir_text)))
+        return cli_usage_error(&cmd_slurm, "--dir needs a path without "
+                               "control characters");
+
+    struct sweep s;
+    char err[4096];
+    if (sweep_load(pos[0], &s, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab slurm: %s\n", err);
+        return CLI_FAIL;
+    }
+    char input[PATH_MAX], dir[PATH_MAX], self[PATH_MAX], deflt[600];
+    rc = CLI_FAIL;
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        fprintf(stderr, "rulelab slurm: cannot find this program's own path "
+                "(/proc/self/exe): %s\n", strerror(errno));
+        goto done;
+    }
+    self[n] = '\0';
+    if (!realpath(pos[0], input)) {
+        fprintf(stderr, "rulelab slurm: %s: %s\n", pos[0], strerror(errno));
+        goto done;
+    }
+    if (!dir_text) {
+        snprintf(deflt, sizeof deflt, "results/%s-slurm", s.name);
+        dir_text = deflt;
+    }
+    if (make_dirs(dir_text) != 0 || !realpath(dir_text, dir)) {
+        fprintf(stderr, "rulelab slurm: cannot make the folder %s: %s\n",
+                dir_text, strerror(errno));
+        goto done;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "rulelab slurm: cannot write in %s: %s\n", dir,
+                strerror(errno));
+        goto done;
+    }
+    if (!plain_path(input) || !plain_path(dir) || !plain_path(self)) {
+        fprintf(stderr, "rulelab slurm: a path holds a control character\n");
+        goto done;
+    }
+    /* DIR goes into #SBATCH --output="...", where sbatch reads %
+     * patterns and a double quote would end the value */
+    if (strpbrk(dir, "\"%")) {
+        fprintf(stderr, "rulelab slurm: the folder %s holds a '\"' or '%%', "
+                "which sbatch's --output cannot take; choose another --dir\n",
+                dir);
+        goto done;
+    }
+    struct slurm_job j = {self, "run", input, s.name, dir, (int)tasks,
+                          (int)cpus, partition, time_text, mem, local,
+                          (int)every, 120};
+    if (slurm_write_scripts(&j, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab slurm: %s\n", err);
+        goto done;
+    }
+    char tasks_script[PATH_MAX + 20], merge_script[PATH_MAX + 20];
+    snprintf(tasks_script, sizeof tasks_script, "%s/tasks.sbatch", dir);
+    snprintf(merge_script, sizeof merge_script, "%s/merge.sbatch", dir);
+    printf("wrote %s (an array of %ld tasks, shard K of %ld each) and %s\n",
+           tasks_script, tasks, tasks, merge_script);
+    if (!do_submit) {
+        printf("submit them with:\n  jid=$(sbatch --parsable ");
+        print_word(tasks_script);
+        printf(") && sbatch --dependency=afterany:${jid%%%%;*} ");
+        print_word(merge_script);
+        printf("\n");
+        rc = CLI_OK;
+        goto done;
+    }
+    char array_id[256], merge_id[256], dep[300];
+    if (submit("", tasks_script, array_id, sizeof array_id) != 0)
+        goto done;
+    snprintf(dep, sizeof dep, "--dependency=afterany:%s", array_id);
+    if (submit(dep, merge_script, merge_id, sizeof merge_id) != 0) {
+        fprintf(stderr, "rulelab slurm: the array is job %s; submit the merge "
+                "by hand: sbatch %s %s\n", array_id, dep, merge_script);
+        goto done;
+    }
+    printf("array job %s (%ld tasks), merge job %s (after the array)\n",
+           array_id, tasks, merge_id);
+    printf("shards: %s/shards/, logs: %s/logs/, merged: %s/%s.db\n", dir, dir,
+           dir, s.name);
+    rc = CLI_OK;
+done:
+    sweep_free(&s);
+    return rc;
+}
+
+const struct cli_command cmd_slurm = {
+    "slurm", "write (and submit) a Slurm job array that plays a sweep in shards",
+    "usage: rulelab slurm SWEEP.ini --tasks N [--dir DIR] [--partition P]\n"
+    "                     [--time T] [--cpus C] [--mem M] [--local DIR]\n"
+    "                     [--snapshot-every SECONDS] [--submit]\n\n"
+    "Writes DIR/tasks.sbatch, a job array of N tasks, and DIR/merge.sbatch,\n"
+    "a job that merges them, and prints the sbatch commands (or, with\n"
+    "--submit, submits both, the merge with --dependency=afterany on the\n"
+    "array, and prints the job ids). Task K runs\n"
+    "  rulelab run SWEEP.ini --shard K/N --threads $SLURM_CPUS_PER_TASK\n"
+    "with its live database on node-local storage ($TMPDIR, or --local DIR;\n"
+    "never SQLite's write-ahead log on a network filesystem) and a\n"
+    "consistent copy of it in DIR/shards/shard-K-of-N.db, renewed every\n"
+    "--snapshot-every seconds and at the end. 120 s before the time limit\n"
+    "Slurm sends the task USR1 (--signal=B:USR1@120): it stops taking games,\n"
+    "finishes those in flight, saves, and requeues itself to resume its\n"
+    "shard (--requeue; from the live database if the node still has it, else\n"
+    "from the copy). The merge job merges the copies into DIR/NAME.db and\n"
+    "names the shards that are not complete; resubmit those (sbatch\n"
+    "--array=K DIR/tasks.sbatch) and merge again to finish: merging adds\n"
+    "only what is new. The scripts call this rulelab by its absolute path,\n"
+    "so DIR and the binary must be on a filesystem every node sees.\n\n"
+    "  --tasks N          array tasks, one shard each (1 to 100000)\n"
+    "  --dir DIR          the shared folder (default results/NAME-slurm)\n"
+    "  --partition P      sbatch --partition\n"
+    "  --time T           sbatch --time (a task's limit; the task requeues\n"
+    "                     itself before it, so any limit finishes the sweep)\n"
+    "  --cpus C           sbatch --cpus-per-task, the task's threads (default 1)\n"
+    "  --mem M            sbatch --mem\n"
+    "  --local DIR        node-local folder for the live databases (default\n"
+    "                     $TMPDIR, else /tmp)\n"
+    "  --snapshot-every S seconds between copies to DIR (default 300)\n"
+    "  --submit           submit the array and the merge job\n\n"
+    "Example, a sweep in 16 tasks of 8 cores, 4 hours each:\n"
+    "  rulelab slurm experiments/sweeps/first_mover.ini --tasks 16 \\\n"
+    "      --dir /shared/me/fm --partition short --time 4:00:00 --cpus 8 \\\n"
+    "      --mem 4G --submit\n"
+    "  squeue --me                                  # the array and the merge\n"
+    "  rulelab merge /tmp/fm.db /shared/me/fm/shards/*.db && rulelab report "
+    "/tmp/fm.db\n"
+    "                                               # progress, at any time\n"
+    "  cat /shared/me/fm/logs/merge-*.out           # incomplete shards, if any\n"
+    "  sbatch --array=3 /shared/me/fm/tasks.sbatch  # one again, then:\n"
+    "  sbatch /shared/me/fm/merge.sbatch            # -> /shared/me/fm/first_mover.db\n",
+    run_slurm};

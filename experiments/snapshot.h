@@ -1,0 +1,22 @@
+/*
+ * snapshot.h -- a consistent copy of a results database that a running
+ * sweep is writing, for `rulelab run --snapshot` (cluster tasks keep the
+ * live database, and its write-ahead log, on node-local storage and copy
+ * it to the shared folder from time to time).
+ */
+#ifndef RULELAB_SNAPSHOT_H
+#define RULELAB_SNAPSHOT_H
+
+#include <stddef.h>
+
+/* Copies the database at src, as of one committed transaction, to dst:
+ * SQLite's online backup (sqlite3_backup, all pages in one step inside one
+ * read transaction of its own connection, so a writer in this or another
+ * process carries on), into DST.tmp-PID next to dst, which is switched to
+ * journal_mode=DELETE (one self-contained file: no -wal or -shm beside it,
+ * fit for a network filesystem), synced, and renamed over dst. A reader
+ * of dst sees the old copy or the new one, never part of one. Returns 0,
+ * or -1 with a message (and no temporary file left). */
+int snapshot_write(const char *src, const char *dst, char *err, size_t errsz);
+
+#endif

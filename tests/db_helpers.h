@@ -57,6 +57,25 @@ static inline void db_exec(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
+/* Runs the SQL text of the file at sql_path (a fixture made by an older
+ * release, say) on the database at path. */
+static inline void db_exec_file(const char *path, const char *sql_path)
+{
+    FILE *f = fopen(sql_path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", sql_path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *sql = malloc((size_t)n + 1);
+    assert_non_null(sql);
+    assert_int_equal(fread(sql, 1, (size_t)n, f), (size_t)n);
+    sql[n] = '\0';
+    fclose(f);
+    db_exec(path, sql);
+    free(sql);
+}
+
 /* The rows of one query on the database at path, opened read-only: one
  * line each, columns joined by '|', NULL written "NULL". The caller frees
  * the text. */

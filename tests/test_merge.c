@@ -36,22 +36,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    return text;
-}
-
 /* A sweep of two games (tafl and jetan at a small ply cap), random
  * against a tiny MCTS in both orders, `games` games a cell. */
 static void make_sweep(struct sweep *s, const char *name, int games)
@@ -413,9 +397,7 @@ static void test_migration_from_schema_3(void **state)
     char old[64], out[64], err[1024];
     db_temp_path(old, sizeof old);
     db_temp_path(out, sizeof out);
-    char *sql = read_file(RULELAB_FIXTURES "/d412ce8.sql");
-    db_exec(old, sql);
-    free(sql);
+    db_exec_file(old, RULELAB_FIXTURES "/d412ce8.sql");
     assert_int_equal(db_count(old, "SELECT value FROM meta WHERE key ="
                      " 'schema_version'"), 3);
     char *games_before = db_rows(old, "SELECT * FROM games ORDER BY id");
@@ -470,9 +452,7 @@ static void test_old_input_refused(void **state)
     char old[64], out[64], err[1024];
     db_temp_path(old, sizeof old);
     db_temp_path(out, sizeof out);
-    char *sql = read_file(RULELAB_FIXTURES "/d412ce8.sql");
-    db_exec(old, sql);
-    free(sql);
+    db_exec_file(old, RULELAB_FIXTURES "/d412ce8.sql");
     const char *in[] = {old};
     assert_int_equal(merge_databases(out, in, 1, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "schema version 3"));

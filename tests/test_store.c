@@ -28,28 +28,10 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    return text;
-}
-
 /* A database as release cbdcb07 left it, at path. */
 static void make_fixture_db(const char *path)
 {
-    char *sql = read_file(RULELAB_FIXTURES "/cbdcb07.sql");
-    db_exec(path, sql);
-    free(sql);
+    db_exec_file(path, RULELAB_FIXTURES "/cbdcb07.sql");
 }
 
 static void load_sweep(const char *path, struct sweep *s)

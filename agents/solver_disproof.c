@@ -98,9 +98,10 @@ static int64_t dag_text(struct dag *d, const char *text)
         if (strcmp(d->texts[v - 1], text) == 0)
             return v - 1;
     }
-    if (d->ntexts == DISPROOF_MAX_MOVE_IDS || strlen(text) > DISPROOF_MOVE_MAX)
+    size_t len = strlen(text);
+    if (d->ntexts == DISPROOF_MAX_MOVE_IDS || len > DISPROOF_MOVE_MAX)
         return dag_fail(d, "too many distinct moves for a disproof");
-    snprintf(d->texts[d->ntexts], sizeof d->texts[0], "%s", text);
+    memcpy(d->texts[d->ntexts], text, len + 1); /* len + 1 <= its size */
     d->file_id[d->ntexts] = -1;
     d->text_map[h] = (int32_t)++d->ntexts;
     return (int64_t)d->ntexts - 1;

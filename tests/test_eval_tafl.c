@@ -495,17 +495,14 @@ static void check_moves(const struct variant *v, const struct tafl_state *st)
     }
 }
 
-static void test_random_positions(void **state)
+/* Checks the features and moves at every fourth ply of 40 seeded random
+ * games (120 plies at most) in each of the n variants. */
+static void check_random_games(const char *const *variants, int n_variants,
+                               uint64_t seed)
 {
-    (void)state;
-    static const char *const variants[] = {
-        "tafl", "tafl(escape=edge)",
-        "tafl(king_capture=custodial,edge_captures_king=0)",
-        "tafl(king_armed=1,throne_hostile=1,throne_passable=0,first=defenders)",
-    };
     struct rng rng;
-    rng_seed(&rng, 20261201);
-    for (int v = 0; v < 4; v++) {
+    rng_seed(&rng, seed);
+    for (int v = 0; v < n_variants; v++) {
         struct variant var;
         char err[256];
         assert_int_equal(variant_parse(variants[v], &var, err, sizeof err), 0);
@@ -526,6 +523,17 @@ static void test_random_positions(void **state)
     }
 }
 
+static void test_random_positions(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "tafl", "tafl(escape=edge)",
+        "tafl(king_capture=custodial,edge_captures_king=0)",
+        "tafl(king_armed=1,throne_hostile=1,throne_passable=0,first=defenders)",
+    };
+    check_random_games(variants, 4, 20261201);
+}
+
 /* The same under Ludii's rules (issue 16): king_throne=barred and
  * throne_hostile=2, in RULES.md's exact preset and with the corners and
  * the surround rule of the defaults. */
@@ -539,27 +547,7 @@ static void test_random_positions_ludii_rules(void **state)
         "max_plies=2500)",
         "tafl(king_throne=barred,throne_hostile=2)",
     };
-    struct rng rng;
-    rng_seed(&rng, 20261216);
-    for (int v = 0; v < 2; v++) {
-        struct variant var;
-        char err[256];
-        assert_int_equal(variant_parse(variants[v], &var, err, sizeof err), 0);
-        for (int game = 0; game < 40; game++) {
-            struct tafl_state st;
-            tafl_game.init(&st, &var);
-            for (int ply = 0; ply < 120 && st.head.outcome == GAME_ONGOING;
-                 ply++) {
-                if (ply % 4 == 0) {
-                    check_features(&var, &st);
-                    check_moves(&var, &st);
-                }
-                move_t moves[GAME_MAX_MOVES];
-                int n = tafl_game.legal_moves(&st, moves);
-                tafl_game.apply(&st, moves[rng_below(&rng, (uint32_t)n)]);
-            }
-        }
-    }
+    check_random_games(variants, 2, 20261216);
 }
 
 int main(void)

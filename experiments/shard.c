@@ -64,13 +64,19 @@ static int first_index(const struct sweep *s, const struct shard *sh, int c)
     return (int)(((long long)sh->k - offset + sh->n) % sh->n);
 }
 
+/* The shard of whole cell `cell` (a sweep with a stop rule). */
+static int cell_owner(const struct shard *sh, int cell)
+{
+    return sh->plan ? sh->plan[cell] : cell % sh->n;
+}
+
 int shard_owns(const struct sweep *s, const struct shard *sh, int cell,
                int index)
 {
     if (sh->n <= 1)
         return 1;
     if (s->stop != STOP_NONE)
-        return cell % sh->n == sh->k;
+        return cell_owner(sh, cell) == sh->k;
     return ((long long)cell * s->games_per_cell + index) % sh->n == sh->k;
 }
 
@@ -80,7 +86,7 @@ int shard_next(const struct sweep *s, const struct shard *sh, int cell,
     if (sh->n <= 1)
         return from;
     if (s->stop != STOP_NONE)
-        return cell % sh->n == sh->k ? from : INT_MAX;
+        return cell_owner(sh, cell) == sh->k ? from : INT_MAX;
     int first = first_index(s, sh, cell);
     if (from <= first)
         return first;
@@ -105,6 +111,6 @@ long shard_count(const struct sweep *s, const struct shard *sh, int cell,
     if (sh->n <= 1)
         return end - begin;
     if (s->stop != STOP_NONE)
-        return cell % sh->n == sh->k ? end - begin : 0;
+        return cell_owner(sh, cell) == sh->k ? end - begin : 0;
     return count_below(s, sh, cell, end) - count_below(s, sh, cell, begin);
 }

@@ -16,10 +16,15 @@
  * shards differ by at most one game.
  *
  * With an early-stop rule a cell's stop is judged on its stored prefix
- * (runner.c), so a cell must not be split: whole cells go to shards. Cell
- * c goes to shard c mod N (round-robin over the cells in file order), so
- * the shards' numbers of cells differ by at most one. (Balancing them by
- * the estimated cost of each cell is not done yet.)
+ * (runner.c), so a cell must not be split: whole cells go to shards. By
+ * default cell c goes to shard c mod N (round-robin over the cells in file
+ * order), so the shards' numbers of cells differ by at most one. Cells
+ * differ in cost (a strong agent's game takes a thousand times a random
+ * one's), so a plan can deal them instead: shard_plan_balance deals cells
+ * by their estimated CPU-seconds (cost.h), the plan is written to a file
+ * once (`run --dry-run --write-plan`), and every shard reads that file
+ * (`run --shard K/N --plan FILE`). Calibrated costs differ between runs,
+ * so the plan is computed once and shared, never recomputed by a shard.
  */
 #ifndef RULELAB_SHARD_H
 #define RULELAB_SHARD_H
@@ -33,6 +38,10 @@
 /* Shard k of n; n 0 means the whole sweep (no sharding). */
 struct shard {
     int k, n;
+    /* With a stop rule: plan[c] is the shard of cell c (0 to n-1), for
+     * every cell of the sweep; NULL: cell c is shard c mod n's. Not used
+     * without a stop rule. */
+    const int *plan;
 };
 
 /* Reads "K/N" (decimal digits, 0 <= K < N <= SHARD_MAX) into *out.
@@ -53,5 +62,31 @@ int shard_next(const struct sweep *s, const struct shard *sh, int cell,
 /* How many indices in [begin, end) of cell `cell` the shard plays. */
 long shard_count(const struct sweep *s, const struct shard *sh, int cell,
                  int begin, int end);
+
+/* Deals n_cells whole cells with the estimated costs cost[c] (>= 0) to n
+ * shards: the costliest first (ties: the lower cell index), each to the
+ * shard with the least estimated cost so far (ties: the lower shard), into
+ * plan[c]. Depends on the costs alone, so one list of costs gives one
+ * plan. The costliest shard then holds at most the mean cost plus the
+ * costliest cell (and at most 4/3 of the best possible maximum, Graham's
+ * bound for this greedy rule). */
+void shard_plan_balance(const double *cost, int n_cells, int n, int *plan);
+
+/* Writes the plan of sweep s for n shards to path (through path.tmp,
+ * renamed into place): a text file that names the sweep (name, seed, the
+ * SHA-256 of its file text), n, and for each cell its shard and estimated
+ * cost[c] in CPU-seconds, with comments a user can read. Returns 0, or -1
+ * with a message. */
+int shard_plan_write(const char *path, const struct sweep *s, int n,
+                     const int *plan, const double *cost, char *err,
+                     size_t errsz);
+
+/* Reads a plan written by shard_plan_write into plan[0..s->n_cells-1].
+ * Returns 0, or -1 with a message naming the file (and the line) when it
+ * cannot be read, is not a plan, is for another sweep (name, seed or file
+ * text), for another number of shards than n, or does not give every cell
+ * of s exactly one shard below n. */
+int shard_plan_read(const char *path, const struct sweep *s, int n,
+                    int *plan, char *err, size_t errsz);
 
 #endif

@@ -89,7 +89,7 @@ done
 
 check "run needs a file"   2 "needs a sweep file"    -- "$bin" run
 check "run missing file"   1 "No such file"          -- "$bin" run /nonexistent.ini
-check "run dry-run"        0 "cells x 40 games"      -- "$bin" run "$(dirname "$0")/../experiments/sweeps/quickstart.ini" --dry-run
+check "run dry-run"        0 "cells x 40 games"      -- "$bin" run "$(dirname "$0")/../experiments/sweeps/quickstart.ini" --dry-run --calibrate 0
 check "report no db"       1 "rulelab: "             -- "$bin" report /nonexistent.db
 check "report bad format"  2 "--format must be"      -- "$bin" report x.db --format xml
 check "export needs csv"   2 "needs DB and --csv"    -- "$bin" export x.db
@@ -119,7 +119,7 @@ check "tune agent spec"    0 "spec: ab(nodes=20000,tafl_attackers=" -- "$bin" tu
 check "tune bad agent"     2 "--agent takes an agent kind" -- "$bin" tune "$dir/rate.db" --game tafl --agent random
 rm -rf "$dir"
 for f in "$(dirname "$0")"/../experiments/sweeps/*.ini; do
-    check "sweep $(basename "$f") parses" 0 "games" -- "$bin" run "$f" --dry-run
+    check "sweep $(basename "$f") parses" 0 "games" -- "$bin" run "$f" --dry-run --calibrate 0
 done
 
 proof=$(mktemp)

@@ -98,7 +98,7 @@ static void run(const struct sweep *s, const char *path, int threads)
     struct store *st;
     if (store_open(path, 0, &st, err, sizeof err) != 0)
         fail_msg("%s", err);
-    struct run_options o = {threads, 1, 2.0, 500, {0, 0}};
+    struct run_options o = {threads, 1, 2.0, 500, {0, 0, NULL}};
     struct run_result r;
     if (runner_run(s, st, &o, &r, err, sizeof err) != 0)
         fail_msg("%s", err);

@@ -595,7 +595,7 @@ static void run_into(const char *text, const char *path, int threads,
         fail_msg("%s", err);
     if (store_open(path, 0, &st, err, sizeof err) != 0)
         fail_msg("%s", err);
-    struct run_options o = {threads, 1, 2.0, 3, {0, 0}};
+    struct run_options o = {threads, 1, 2.0, 3, {0, 0, NULL}};
     if (runner_run(&s, st, &o, r, err, sizeof err) != 0)
         fail_msg("%s", err);
     store_close(st);

@@ -6,7 +6,8 @@
  * cells, their numbers within one); owners that hand derivations give,
  * so the partition is the same in every program run; and shards played
  * by the runner hold, together, exactly the games of a one-machine run,
- * each with its seed and moves, also when a shard is resumed.
+ * each with its seed and moves, also when a shard is resumed, and also
+ * when a plan (shard_plan.c) deals a stop-rule sweep's cells.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -137,7 +138,7 @@ static void test_parse(void **state)
  * owner is the dealer's (dealing the games round-robin in sweep order
  * without a stop rule, the cells with one); shard_next and shard_count
  * agree with shard_owns index by index; and the balance shard.h states. */
-static void check_partition(const struct sweep *s, int n)
+static void check_partition(const struct sweep *s, int n, const int *plan)
 {
     int G = s->games_per_cell;
     long *total = calloc((size_t)n, sizeof *total);
@@ -148,14 +149,16 @@ static void check_partition(const struct sweep *s, int n)
         for (int i = 0; i < G; i++) {
             int owners = 0, owner = -1;
             for (int k = 0; k < n; k++) {
-                struct shard sh = {k, n};
+                struct shard sh = {k, n, plan};
                 if (shard_owns(s, &sh, c, i)) {
                     owners++;
                     owner = k;
                 }
             }
             assert_int_equal(owners, 1);
-            long dealer = s->stop == STOP_NONE ? dealt % n : c % n;
+            long dealer = s->stop == STOP_NONE ? dealt % n
+                          : plan              ? plan[c]
+                                              : c % n;
             assert_int_equal(owner, dealer);
             dealt++;
             in_cell[owner]++;
@@ -176,7 +179,7 @@ static void check_partition(const struct sweep *s, int n)
             assert_int_equal(holders, 1); /* whole cells */
         /* shard_next and shard_count against a walk over the indices */
         for (int k = 0; k < n; k++) {
-            struct shard sh = {k, n};
+            struct shard sh = {k, n, plan};
             for (int from = 0; from <= G; from++) {
                 int next = from;
                 while (next < G && !shard_owns(s, &sh, c, next))
@@ -203,7 +206,7 @@ static void check_partition(const struct sweep *s, int n)
     }
     if (s->stop == STOP_NONE)
         assert_true(hi - lo <= 1);
-    else
+    else if (!plan) /* a plan balances cost, not the number of cells */
         assert_true(chi - clo <= 1);
     free(total);
     free(cells_of);
@@ -219,8 +222,16 @@ static void test_partition_disjoint_complete_balanced(void **state)
         for (int stop = 0; stop < 2; stop++) {
             struct sweep s;
             make_sweep(&s, shape[a][0], shape[a][1], stop, 20);
-            for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
-                check_partition(&s, ns[b]);
+            for (size_t b = 0; b < sizeof ns / sizeof *ns; b++) {
+                check_partition(&s, ns[b], NULL);
+                /* with a plan: cell c to shard (c * c + 1) mod N, a deal
+                 * that is neither round-robin nor balanced */
+                int plan[64];
+                for (int c = 0; c < s.n_cells; c++)
+                    plan[c] = (c * c + 1) % ns[b];
+                if (stop)
+                    check_partition(&s, ns[b], plan);
+            }
             sweep_free(&s);
         }
 }
@@ -242,20 +253,20 @@ static void test_partition_is_the_stated_one(void **state)
     for (int c = 0; c < 3; c++)
         for (int i = 0; i < 7; i++)
             for (int k = 0; k < 3; k++) {
-                struct shard sh = {k, 3};
+                struct shard sh = {k, 3, NULL};
                 assert_int_equal(shard_owns(&s, &sh, c, i), owner[c][i] == k);
                 assert_int_equal(shard_owns(&again, &sh, c, i),
                                  owner[c][i] == k);
             }
     /* shard 1 plays 2 + 3 + 2 games: counted from the table */
-    struct shard one = {1, 3};
+    struct shard one = {1, 3, NULL};
     assert_int_equal(shard_count(&s, &one, 0, 0, 7), 2);
     assert_int_equal(shard_count(&s, &one, 1, 0, 7), 3);
     assert_int_equal(shard_count(&s, &one, 2, 0, 7), 2);
     sweep_free(&s);
     sweep_free(&again);
     make_sweep(&s, 5, 7, 1, 20);
-    struct shard two = {2, 3};
+    struct shard two = {2, 3, NULL};
     for (int c = 0; c < 5; c++)
         assert_int_equal(shard_count(&s, &two, c, 0, 7), c == 2 ? 7 : 0);
     sweep_free(&s);
@@ -266,19 +277,19 @@ static void test_partition_is_the_stated_one(void **state)
 /* Three shards, each into its own database, hold together exactly the
  * games of a one-machine run, each with the same content; each run row
  * says its shard; a shard run again plays nothing. */
-static void run_shards_equal_one_machine(int stop)
+static void run_shards_equal_one_machine(int stop, const int *plan)
 {
     struct sweep s;
     make_sweep(&s, 3, 5, stop, 24);
     char whole[64], part[3][64];
     db_temp_path(whole, sizeof whole);
-    struct shard all = {0, 0};
+    struct shard all = {0, 0, NULL};
     long played = play(&s, whole, &all);
     char *want = db_rows(whole, content);
     char *got = calloc(1, 1);
     long sum = 0;
     for (int k = 0; k < 3; k++) {
-        struct shard sh = {k, 3};
+        struct shard sh = {k, 3, plan};
         db_temp_path(part[k], sizeof part[k]);
         long n = play(&s, part[k], &sh);
         long expected = 0;
@@ -316,13 +327,22 @@ static void run_shards_equal_one_machine(int stop)
 static void test_shards_equal_one_machine(void **state)
 {
     (void)state;
-    run_shards_equal_one_machine(0);
+    run_shards_equal_one_machine(0, NULL);
 }
 
 static void test_stop_rule_shards_equal_one_machine(void **state)
 {
     (void)state;
-    run_shards_equal_one_machine(1);
+    run_shards_equal_one_machine(1, NULL);
+}
+
+/* A plan that gives shard 0 two cells, shard 1 none and shard 2 one: an
+ * empty shard plays nothing, and the shards still hold the whole sweep. */
+static void test_planned_shards_equal_one_machine(void **state)
+{
+    (void)state;
+    static const int plan[3] = {2, 0, 0};
+    run_shards_equal_one_machine(1, plan);
 }
 
 int main(void)
@@ -333,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_partition_is_the_stated_one),
         cmocka_unit_test(test_shards_equal_one_machine),
         cmocka_unit_test(test_stop_rule_shards_equal_one_machine),
+        cmocka_unit_test(test_planned_shards_equal_one_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,5 +76,62 @@ check "... names both files"  1 "$dir/bad.db and $dir/s" -- "$bin" merge "$dir/o
 sqlite3 "$dir/old.db" <"$fixtures/cbdcb07.sql"
 check "an old input"          1 "rulelab migrate" -- "$bin" merge "$dir/out.db" "$dir/old.db"
 
+# A stop-rule sweep dealt by a plan: the calibration, the plan file, its
+# refusals, and two planned shards merged equal to a one-machine run.
+cat >"$dir/stop.ini" <<'INI'
+[sweep]
+name = cli_plan
+seed = 6
+games = 6
+stop = sprt
+min_games = 4
+[game tafl]
+max_plies = 16, 24, 32
+[agents]
+a = random
+b = mcts(iterations=5)
+[matchups]
+pairs = a vs b
+orders = given
+INI
+check "dry-run estimates"     0 "estimated cost: " -- "$bin" run "$dir/stop.ini" --dry-run --calibrate 0.01 --threads 2
+check "... counts calibration" 0 "calibration games (each cell's first" -- "$bin" run "$dir/stop.ini" --dry-run --calibrate 0.01
+check "--calibrate 0: none"   0 "early stop: sprt" -- "$bin" run "$dir/stop.ini" --dry-run --calibrate 0
+if "$bin" run "$dir/stop.ini" --dry-run --calibrate 0 2>&1 | grep -q "estimated"; then
+    echo "FAIL --calibrate 0 printed an estimate"; fail=$((fail + 1))
+else echo "ok   --calibrate 0 prints no estimate"; pass=$((pass + 1)); fi
+check "--calibrate no dry-run" 2 "--calibrate '0.1': with --dry-run" -- "$bin" run "$dir/stop.ini" --calibrate 0.1
+check "--calibrate negative"  2 "from 0 (no estimate) to 3600" -- "$bin" run "$dir/stop.ini" --dry-run --calibrate -1
+check "--write-plan alone"    2 "--write-plan FILE goes with --dry-run and --shards N" -- "$bin" run "$dir/stop.ini" --dry-run --write-plan "$dir/p.plan"
+check "--shards alone"        2 "--shards N goes with --write-plan" -- "$bin" run "$dir/stop.ini" --dry-run --shards 2
+check "--plan needs --shard"  2 "--plan FILE goes with --shard K/N" -- "$bin" run "$dir/stop.ini" --plan "$dir/p.plan"
+check "--plan, no stop rule"  2 "has no early-stop rule" -- "$bin" run "$dir/s.ini" --shard 0/2 --plan "$dir/p.plan"
+check "write a plan"          0 "plan for 2 shards written to $dir/p.plan" -- "$bin" run "$dir/stop.ini" --dry-run --calibrate 0.01 --write-plan "$dir/p.plan" --shards 2
+check "... says how to play"  0 "--shard K/2 --plan $dir/p.plan" -- "$bin" run "$dir/stop.ini" --dry-run --calibrate 0.01 --write-plan "$dir/p.plan" --shards 2
+check "plan for other N"      1 "the plan deals 2 shards, not 3" -- "$bin" run "$dir/stop.ini" --shard 0/3 --plan "$dir/p.plan" --db "$dir/p.db"
+check "plan missing"          1 "$dir/none.plan: No such file" -- "$bin" run "$dir/stop.ini" --shard 0/2 --plan "$dir/none.plan" --db "$dir/p.db"
+sed 's/seed = 6/seed = 7/' "$dir/stop.ini" >"$dir/stop7.ini"
+check "plan of another sweep" 1 "the plan is for sweep cli_plan (seed 6)" -- "$bin" run "$dir/stop7.ini" --shard 0/2 --plan "$dir/p.plan" --db "$dir/p.db"
+[ ! -e "$dir/p.db" ] && { echo "ok   a refused plan creates no database"; pass=$((pass + 1)); } \
+    || { echo "FAIL a refused plan created $dir/p.db"; fail=$((fail + 1)); }
+check "dry-run with the plan" 0 "whole cells, as the plan deals them" -- "$bin" run "$dir/stop.ini" --dry-run --calibrate 0 --shard 1/2 --plan "$dir/p.plan"
+"$bin" run "$dir/stop.ini" --db "$dir/pwhole.db" --quiet --threads 2
+"$bin" run "$dir/stop.ini" --db "$dir/p0.db" --quiet --threads 2 --shard 0/2 --plan "$dir/p.plan"
+"$bin" run "$dir/stop.ini" --db "$dir/p1.db" --quiet --threads 2 --shard 1/2 --plan "$dir/p.plan"
+check "merge planned shards"  0 "games added" -- "$bin" merge "$dir/pout.db" "$dir/p0.db" "$dir/p1.db"
+if [ "$(sqlite3 "$dir/pout.db" "$q")" = "$(sqlite3 "$dir/pwhole.db" "$q")" ] \
+        && [ -n "$(sqlite3 "$dir/pwhole.db" "$q")" ]; then
+    echo "ok   the planned shards' merge equals the one-machine run"; pass=$((pass + 1))
+else echo "FAIL the planned shards' merge differs from the one-machine run"; fail=$((fail + 1)); fi
+# each cell wholly in the shard the plan names: the plan's comment line
+# under "cell INDEX SHARD ..." is "# VARIANT: SEAT0 vs SEAT1"
+for k in 0 1; do
+    want=$(awk -v k=$k 'take { sub(/^# /, ""); sub(/: a vs b$/, ""); print; take = 0 }
+                        $1 == "cell" && $3 == k { take = 1 }' "$dir/p.plan" | sort | tr '\n' ' ')
+    got=$(sqlite3 "$dir/p$k.db" "SELECT DISTINCT variant FROM game_view" | sort | tr '\n' ' ')
+    if [ "$want" = "$got" ]; then echo "ok   shard $k played the cells the plan deals it"; pass=$((pass + 1))
+    else echo "FAIL shard $k played cells '$got', the plan deals it '$want'"; fail=$((fail + 1)); fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

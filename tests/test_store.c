@@ -145,7 +145,7 @@ static void test_fixture_migrates_and_resumes(void **state)
     load_sweep(RULELAB_FIXTURES "/cbdcb07.ini", &s);
     assert_int_equal(s.n_cells, 2);
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
-    struct run_options o = {1, 1, 2.0, 500, {0, 0}};
+    struct run_options o = {1, 1, 2.0, 500, {0, 0, NULL}};
     struct run_result r;
     if (runner_run(&s, st, &o, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -410,7 +410,7 @@ static void test_cells_are_found_by_identity(void **state)
         use_fake(&s, &s.cells[i], 0);
     struct store *st;
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
-    struct run_options o = {1, 1, 2.0, 500, {0, 0}};
+    struct run_options o = {1, 1, 2.0, 500, {0, 0, NULL}};
     struct run_result r;
     if (runner_run(&s, st, &o, &r, err, sizeof err) != 0)
         fail_msg("%s", err);

@@ -9,21 +9,48 @@
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
+#include "cost.h"
 #include "runner.h"
 #include "shard.h"
 #include "snapshot.h"
 #include "store.h"
 #include "sweep.h"
+#include "variant.h"
+
+/* Writes a duration in CPU-seconds with a rough reading in larger units. */
+static void print_seconds(double x)
+{
+    printf(x < 10 ? "%.2f CPU-s" : "%.1f CPU-s", x);
+    if (x >= 7200)
+        printf(" (%.1f h)", x / 3600);
+    else if (x >= 120)
+        printf(" (%.1f min)", x / 60);
+}
+
+/* The estimated CPU-seconds of shard sh's games (all games when sh->n is
+ * 0): each cell's games it plays times the cell's calibrated per game. */
+static double shard_estimate(const struct sweep *s, const struct shard *sh,
+                             const struct cell_cost *cost)
+{
+    double sum = 0;
+    for (int i = 0; i < s->n_cells; i++)
+        sum += cost[i].per_game
+             * (double)shard_count(s, sh, i, 0, s->games_per_cell);
+    return sum;
+}
 
 /* Prints the sweep's seed, its cells (variant and the two agents) with the
  * number of games, and its early-stop rule, for --dry-run; with a shard
- * (sh->n not 0), the games of each cell that shard plays too. */
-static void print_cells(const struct sweep *s, const struct shard *sh)
+ * (sh->n not 0), the games of each cell that shard plays too; with costs
+ * (not NULL), each cell's estimated CPU-seconds and the total. */
+static void print_cells(const struct sweep *s, const struct shard *sh,
+                        const struct cell_cost *cost, double calibrate)
 {
     printf("sweep %s (seed %llu): %d cells x %d games = %lld games\n", s->name,
            (unsigned long long)s->seed, s->n_cells, s->games_per_cell,
@@ -35,25 +62,120 @@ static void print_cells(const struct sweep *s, const struct shard *sh)
                s->agents[c->agent[0]].name, s->agents[c->agent[0]].spec,
                s->agents[c->agent[1]].name, s->agents[c->agent[1]].spec,
                o ? "  openings: " : "", o ? o->setting : "");
+        if (cost) {
+            printf("  ~");
+            print_seconds(cost[i].per_game * s->games_per_cell);
+        }
         if (sh->n)
             printf("  shard %d/%d: %ld games", sh->k, sh->n,
                    shard_count(s, sh, i, 0, s->games_per_cell));
         printf("\n");
     }
+    if (cost) {
+        int timed = 0;
+        for (int i = 0; i < s->n_cells; i++)
+            timed += cost[i].games;
+        struct shard all = {0, 0, NULL};
+        printf("estimated cost: ");
+        print_seconds(shard_estimate(s, &all, cost));
+        printf(" in all%s, from %d calibration games (each cell's first, "
+               "up to %.2g CPU-s a cell, not stored); an estimate on this "
+               "machine\n", s->stop != STOP_NONE ? " if no cell stops early"
+                                                 : "",
+               timed, calibrate);
+    }
     if (sh->n) {
         long games = 0;
         for (int i = 0; i < s->n_cells; i++)
             games += shard_count(s, sh, i, 0, s->games_per_cell);
-        printf("shard %d/%d plays %ld of the %lld games (%s)\n", sh->k, sh->n,
+        printf("shard %d/%d plays %ld of the %lld games (%s)", sh->k, sh->n,
                games, (long long)s->n_cells * s->games_per_cell,
-               s->stop != STOP_NONE ? "whole cells: the sweep stops cells "
-                                      "early"
-                                    : "game i of cell c when (c * games + i) "
-                                      "mod N = K");
+               s->stop == STOP_NONE ? "game i of cell c when (c * games + i) "
+                                      "mod N = K"
+               : sh->plan           ? "whole cells, as the plan deals them"
+                                    : "whole cells, cell c when c mod N = K");
+        if (cost) {
+            printf(", ~");
+            print_seconds(shard_estimate(s, sh, cost));
+        }
+        printf("\n");
     }
     if (s->stop != STOP_NONE)
         printf("early stop: %s, at least %d games a cell\n",
                s->stop == STOP_SPRT ? "sprt" : "ci", s->min_games);
+}
+
+/* --write-plan: deals the cells to n shards by their costs, writes the
+ * plan and prints each shard's estimate beside the round-robin deal's.
+ * Returns 0, or -1 (said). */
+static int write_plan(const struct sweep *s, const char *path, int n,
+                      const struct cell_cost *cost)
+{
+    double *each = malloc((size_t)s->n_cells * sizeof *each);
+    int *plan = malloc((size_t)s->n_cells * sizeof *plan);
+    char err[4400];
+    int rc = -1;
+    if (!each || !plan) {
+        fprintf(stderr, "rulelab run: out of memory\n");
+        goto done;
+    }
+    for (int i = 0; i < s->n_cells; i++)
+        each[i] = cost[i].per_game * s->games_per_cell;
+    shard_plan_balance(each, s->n_cells, n, plan);
+    if (shard_plan_write(path, s, n, plan, each, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: %s\n", err);
+        goto done;
+    }
+    double lo[2] = {0, 0}, hi[2] = {0, 0};
+    for (int k = 0; k < n; k++)
+        for (int way = 0; way < 2; way++) {
+            struct shard sh = {k, n, way ? NULL : plan};
+            double x = shard_estimate(s, &sh, cost);
+            lo[way] = k == 0 || x < lo[way] ? x : lo[way];
+            hi[way] = k == 0 || x > hi[way] ? x : hi[way];
+        }
+    printf("plan for %d shards written to %s: each shard ~%.2f to %.2f "
+           "CPU-s (cell c to shard c mod N: %.2f to %.2f)\n", n, path, lo[0],
+           hi[0], lo[1], hi[1]);
+    printf("play shard K with: rulelab run %s --shard K/%d --plan %s\n",
+           s->path, n, path);
+    rc = 0;
+done:
+    free(each);
+    free(plan);
+    return rc;
+}
+
+/* --dry-run: calibrates (unless calibrate is 0), prints the cells and
+ * estimates, and writes the plan when asked. Returns a CLI_ status. */
+static int dry_run(const struct sweep *s, const struct shard *sh,
+                   double calibrate, int threads, const char *plan_out,
+                   int plan_shards)
+{
+    struct cell_cost *cost = NULL;
+    if (calibrate > 0) {
+        cost = calloc((size_t)s->n_cells, sizeof *cost);
+        char err[1200];
+        if (!cost) {
+            fprintf(stderr, "rulelab run: out of memory\n");
+            return CLI_FAIL;
+        }
+        fprintf(stderr, "calibrating: each cell's first games, up to %.2g "
+                "CPU-s a cell on %d threads (--calibrate 0: none)\n",
+                calibrate, threads);
+        if (cost_calibrate(s, calibrate, threads, cost, err, sizeof err)
+            != 0) {
+            fprintf(stderr, "rulelab run: %s\n", err);
+            free(cost);
+            return CLI_FAIL;
+        }
+    }
+    print_cells(s, sh, cost, calibrate);
+    int rc = plan_out && write_plan(s, plan_out, plan_shards, cost) != 0
+                 ? CLI_FAIL
+                 : CLI_OK;
+    free(cost);
+    return rc;
 }
 
 /* The default database: results/NAME.db, creating results/ if needed. */
@@ -130,103 +252,122 @@ static void snapshotter_stop(struct snapshotter *sn)
     pthread_mutex_destroy(&sn->lock);
 }
 
-/* `rulelab run` (the run contract of struct cli_command): plays the games
- * the database lacks; CLI_FAIL when the sweep or the database cannot be
- * read or written, or the run was interrupted (the games played are
- * saved). */
-static int run_run(int argc, char **argv)
+/* The options of `rulelab run`, read and checked by read_args. */
+struct run_args {
+    const char *sweep, *db, *shard_text, *snapshot, *plan_path, *plan_out;
+    long threads, every, plan_shards;
+    double calibrate;
+    int quiet, dry;
+};
+
+/* Reads and checks the options into *a. Returns 1 to go on, or 0 with the
+ * command's status in *rc (a usage error, or --help). */
+static int read_args(int argc, char **argv, struct run_args *a, int *rc)
 {
-    const char *db = NULL, *threads_text = NULL, *shard_text = NULL, *pos[1];
-    const char *snapshot = NULL, *every_text = NULL;
-    int quiet = 0, dry_run = 0;
-    const struct cli_option opts[] = {{"--db", &db, NULL},
+    const char *threads_text = NULL, *every_text = NULL, *pos[1];
+    const char *calibrate_text = NULL, *shards_text = NULL;
+    *a = (struct run_args){.threads = omp_get_num_procs(), .every = 300,
+                           .calibrate = 0.5};
+    const struct cli_option opts[] = {{"--db", &a->db, NULL},
                                       {"--threads", &threads_text, NULL},
-                                      {"--shard", &shard_text, NULL},
-                                      {"--snapshot", &snapshot, NULL},
+                                      {"--shard", &a->shard_text, NULL},
+                                      {"--plan", &a->plan_path, NULL},
+                                      {"--calibrate", &calibrate_text, NULL},
+                                      {"--write-plan", &a->plan_out, NULL},
+                                      {"--shards", &shards_text, NULL},
+                                      {"--snapshot", &a->snapshot, NULL},
                                       {"--snapshot-every", &every_text, NULL},
-                                      {"--quiet", NULL, &quiet},
-                                      {"--dry-run", NULL, &dry_run},
+                                      {"--quiet", NULL, &a->quiet},
+                                      {"--dry-run", NULL, &a->dry},
                                       {NULL, NULL, NULL}};
-    int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_run,
-                         "needs a sweep file", &rc))
-        return rc;
-    if (db && !*db)
-        return cli_usage_error(&cmd_run, "--db needs a path, not an empty "
-                               "string (SQLite would play into a temporary "
-                               "database and throw it away)");
-    long threads = omp_get_num_procs();
-    if (threads_text
-        && cli_parse_int(threads_text, "--threads", 1, 4096, &threads) != 0)
-        return CLI_USAGE;
-    if (snapshot && !*snapshot)
-        return cli_usage_error(&cmd_run, "--snapshot needs a path");
-    if (every_text && !snapshot)
-        return cli_usage_error(&cmd_run, "--snapshot-every needs --snapshot");
-    long every = 300;
-    if (every_text
-        && cli_parse_int(every_text, "--snapshot-every", 1, 86400 * 365,
-                         &every) != 0)
-        return CLI_USAGE;
-    struct sweep s;
-    struct shard shard = {0, 0};
+                         "needs a sweep file", rc))
+        return 0;
+    a->sweep = pos[0];
+    /* The first problem found is said, and the status is CLI_USAGE. */
+    *rc = CLI_USAGE;
+    if (a->db && !*a->db)
+        cli_usage_error(&cmd_run, "--db needs a path, not an empty string "
+                        "(SQLite would play into a temporary database and "
+                        "throw it away)");
+    else if (threads_text && cli_parse_int(threads_text, "--threads", 1, 4096,
+                                           &a->threads) != 0)
+        ; /* said by cli_parse_int */
+    else if (a->snapshot && !*a->snapshot)
+        cli_usage_error(&cmd_run, "--snapshot needs a path");
+    else if (every_text && !a->snapshot)
+        cli_usage_error(&cmd_run, "--snapshot-every needs --snapshot");
+    else if (every_text && cli_parse_int(every_text, "--snapshot-every", 1,
+                                         86400 * 365, &a->every) != 0)
+        ; /* said by cli_parse_int */
+    else if (calibrate_text
+             && (!a->dry
+                 || spec_parse_number(calibrate_text, 0, &a->calibrate) != 0
+                 || a->calibrate < 0 || a->calibrate > 3600))
+        cli_usage_error(&cmd_run, "--calibrate '%s': with --dry-run, the "
+                        "CPU-seconds to time each cell for, from 0 (no "
+                        "estimate) to 3600", calibrate_text);
+    else if (a->plan_path && !a->shard_text)
+        cli_usage_error(&cmd_run, "--plan FILE goes with --shard K/N");
+    else if (a->plan_out && (!a->dry || !shards_text || a->plan_path
+                             || a->calibrate == 0))
+        cli_usage_error(&cmd_run, "--write-plan FILE goes with --dry-run and "
+                        "--shards N (and not with --plan or --calibrate 0)");
+    else if (shards_text && !a->plan_out)
+        cli_usage_error(&cmd_run, "--shards N goes with --write-plan FILE");
+    else if (shards_text && cli_parse_int(shards_text, "--shards", 1,
+                                          SHARD_MAX, &a->plan_shards) != 0)
+        ; /* said by cli_parse_int */
+    else
+        return 1;
+    return 0;
+}
+
+/* Plays the sweep (shard) into the database and says how it went; the
+ * part of `rulelab run` after the checks. Returns a CLI_ status. */
+static int play_sweep(const struct run_args *a, const struct sweep *s,
+                      const struct shard *shard)
+{
     char err[4096], path[600];
-    if (shard_text && shard_parse(shard_text, &shard, err, sizeof err) != 0)
-        return cli_usage_error(&cmd_run, "%s", err);
-    if (sweep_load(pos[0], &s, err, sizeof err) != 0) {
-        fprintf(stderr, "rulelab run: %s\n", err);
-        return CLI_FAIL;
-    }
-    if (dry_run) {
-        print_cells(&s, &shard);
-        sweep_free(&s);
-        return CLI_OK;
-    }
+    const char *db = a->db;
     if (!db) {
-        default_db(&s, path, sizeof path);
+        default_db(s, path, sizeof path);
         db = path;
     }
+    if (a->snapshot && strcmp(a->snapshot, db) == 0)
+        return cli_usage_error(&cmd_run, "--snapshot must be another file "
+                               "than the database");
     struct store *st;
     if (store_open(db, 0, &st, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab run: %s\n", err);
-        sweep_free(&s);
         return CLI_FAIL;
     }
-    if (snapshot && strcmp(snapshot, db) == 0) {
+    struct snapshotter sn = {.db = db, .path = a->snapshot,
+                             .seconds = (double)a->every};
+    if (a->snapshot && snapshotter_start(&sn) != 0) {
         store_close(st);
-        sweep_free(&s);
-        return cli_usage_error(&cmd_run, "--snapshot must be another file "
-                               "than the database");
-    }
-    struct snapshotter sn = {.db = db, .path = snapshot, .seconds = (double)every};
-    if (snapshot && snapshotter_start(&sn) != 0) {
-        store_close(st);
-        sweep_free(&s);
         return CLI_FAIL;
     }
-    struct run_options o = {(int)threads, quiet, 2.0, 500, shard};
+    struct run_options o = {(int)a->threads, a->quiet, 2.0, 500, *shard};
     struct run_result r;
-    rc = runner_run(&s, st, &o, &r, err, sizeof err);
-    if (snapshot)
+    int rc = runner_run(s, st, &o, &r, err, sizeof err);
+    if (a->snapshot)
         snapshotter_stop(&sn);
     store_close(st);
     if (rc != 0)
         fprintf(stderr, "rulelab run: %s\n", err);
     /* The last copy, of everything committed, whatever the run's end. */
-    char serr[1024];
-    if (snapshot && snapshot_write(db, snapshot, serr, sizeof serr) != 0) {
-        fprintf(stderr, "rulelab run: snapshot: %s\n", serr);
+    if (a->snapshot && snapshot_write(db, a->snapshot, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: snapshot: %s\n", err);
         rc = -1;
     }
-    if (rc != 0) {
-        sweep_free(&s);
+    if (rc != 0)
         return CLI_FAIL;
-    }
-    if (!quiet || r.interrupted) {
+    if (!a->quiet || r.interrupted) {
         fprintf(stderr, "%ld games played in %.1f s (%.1f games/s) on %ld "
                 "threads into %s", r.played, r.seconds,
-                r.seconds > 0 ? (double)r.played / r.seconds : 0.0, threads,
-                db);
+                r.seconds > 0 ? (double)r.played / r.seconds : 0.0,
+                a->threads, db);
         if (r.dropped)
             fprintf(stderr, "; %ld finished past an early stop, not kept",
                     r.dropped);
@@ -234,21 +375,71 @@ static int run_run(int argc, char **argv)
     }
     if (r.interrupted)
         fprintf(stderr, "interrupted: the games played are saved. To resume, "
-                "run the same command again:\n  rulelab run %s --db %s%s%s\n",
-                pos[0], db, shard_text ? " --shard " : "",
-                shard_text ? shard_text : "");
-    else if (!quiet && r.total == 0)
-        fprintf(stderr, "nothing to do: every game of %s is in %s\n", pos[0],
-                db);
-    sweep_free(&s);
+                "run the same command again:\n  rulelab run %s --db %s%s%s"
+                "%s%s\n", a->sweep, db, a->shard_text ? " --shard " : "",
+                a->shard_text ? a->shard_text : "",
+                a->plan_path ? " --plan " : "",
+                a->plan_path ? a->plan_path : "");
+    else if (!a->quiet && r.total == 0)
+        fprintf(stderr, "nothing to do: every game of %s is in %s\n",
+                a->sweep, db);
     return r.interrupted ? CLI_FAIL : CLI_OK;
+}
+
+/* `rulelab run` (the run contract of struct cli_command): plays the games
+ * the database lacks; CLI_FAIL when the sweep or the database cannot be
+ * read or written, or the run was interrupted (the games played are
+ * saved). */
+static int run_run(int argc, char **argv)
+{
+    struct run_args a;
+    int rc;
+    if (!read_args(argc, argv, &a, &rc))
+        return rc;
+    struct sweep s;
+    struct shard shard = {0, 0, NULL};
+    char err[4096];
+    int *plan = NULL;
+    if (a.shard_text && shard_parse(a.shard_text, &shard, err, sizeof err) != 0)
+        return cli_usage_error(&cmd_run, "%s", err);
+    if (sweep_load(a.sweep, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: %s\n", err);
+        return CLI_FAIL;
+    }
+    rc = CLI_FAIL;
+    if ((a.plan_path || a.plan_out) && s.stop == STOP_NONE) {
+        rc = cli_usage_error(&cmd_run, "%s has no early-stop rule, so its "
+                             "shards play about 1/N of every cell's games "
+                             "and balance without a plan; drop --plan and "
+                             "--write-plan", a.sweep);
+        goto done;
+    }
+    if (a.plan_path) {
+        plan = malloc((size_t)s.n_cells * sizeof *plan);
+        if (!plan || shard_plan_read(a.plan_path, &s, shard.n, plan, err,
+                                     sizeof err) != 0) {
+            fprintf(stderr, "rulelab run: %s\n", plan ? err : "out of memory");
+            goto done;
+        }
+        shard.plan = plan;
+    }
+    rc = a.dry ? dry_run(&s, &shard, a.calibrate, (int)a.threads, a.plan_out,
+                         (int)a.plan_shards)
+               : play_sweep(&a, &s, &shard);
+done:
+    free(plan);
+    sweep_free(&s);
+    return rc;
 }
 
 const struct cli_command cmd_run = {
     "run", "play a sweep file into a results database",
-    "usage: rulelab run SWEEP.ini [--db PATH] [--threads N] [--shard K/N]"
-    " [--quiet] [--dry-run]\n"
-    "                   [--snapshot COPY [--snapshot-every SECONDS]]\n\n"
+    "usage: rulelab run SWEEP.ini [--db PATH] [--threads N] [--quiet]\n"
+    "                   [--shard K/N [--plan FILE]]\n"
+    "                   [--snapshot COPY [--snapshot-every SECONDS]]\n"
+    "       rulelab run SWEEP.ini --dry-run [--calibrate SECONDS] [--threads N]"
+    "\n                   [--shard K/N [--plan FILE]]"
+    " [--write-plan FILE --shards N]\n\n"
     "Plays every game of the sweep that the database does not hold yet, on\n"
     "N threads (default: all cores), and records each one. Running the same\n"
     "sweep again on the same database resumes it: games already stored are\n"
@@ -262,12 +453,27 @@ const struct cli_command cmd_run = {
     "               one-machine run gives it. Without an early-stop rule,\n"
     "               game i of cell c (both from 0, in file order) is shard\n"
     "               (c * games + i) mod N's, so shards differ by at most a\n"
-    "               game; with one (stop = sprt or ci), cell c is shard\n"
-    "               c mod N's, whole. Give each shard its own --db, resume\n"
-    "               one by running the same command again, and join them\n"
-    "               with `rulelab merge OUT.db SHARD.db...`\n"
+    "               game; with one (stop = sprt or ci), whole cells: cell\n"
+    "               c is shard c mod N's, or as --plan deals them. Give each\n"
+    "               shard its own --db, resume one by running the same\n"
+    "               command again, and join them with\n"
+    "               `rulelab merge OUT.db SHARD.db...`\n"
+    "  --plan FILE  with --shard and a stop rule: take the cells from FILE, a\n"
+    "               plan written by --write-plan (every shard must read the\n"
+    "               same file; it is checked against the sweep and N)\n"
     "  --quiet      no progress line\n"
-    "  --dry-run    print the cells and the number of games, play nothing\n"
+    "  --dry-run    play nothing: print the cells, the games of each, and the\n"
+    "               estimated CPU-seconds of each cell and of the sweep (of\n"
+    "               the shard, with --shard), from a calibration: each cell's\n"
+    "               first games played (not stored) on --threads threads for\n"
+    "               --calibrate SECONDS of CPU a cell (default 0.5; at least\n"
+    "               one game; 0: no calibration, no estimate)\n"
+    "  --write-plan FILE --shards N\n"
+    "               with --dry-run and a stop rule: deal the whole cells to\n"
+    "               N shards by their estimates (costliest first, each to the\n"
+    "               least loaded shard) and write the plan to FILE, for\n"
+    "               `--shard K/N --plan FILE`; `rulelab slurm` does this\n"
+    "               itself\n"
     "  --snapshot COPY\n"
     "               while it plays, copy the database to COPY every\n"
     "               --snapshot-every SECONDS (default 300) and once more at\n"

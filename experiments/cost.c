@@ -1,0 +1,76 @@
+/*
+ * cost.c -- the calibration behind `run --dry-run`'s estimates (cost.h):
+ * a cell's first games played on OpenMP threads, each timed by its
+ * thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), none stored.
+ */
+#include "cost.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runner.h"
+
+/* The CPU-seconds the calling thread has used. */
+static double thread_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Calibrates cell c into *out; 0, or -1 with a message. */
+static int calibrate_cell(const struct sweep *s, const struct sweep_cell *c,
+                          double seconds, struct cell_cost *out, char *err,
+                          size_t errsz)
+{
+    char *moves = NULL;
+    size_t cap = 0;
+    double used = 0;
+    int games = 0, rc = 0;
+    int most = s->games_per_cell < COST_MAX_GAMES ? s->games_per_cell
+                                                  : COST_MAX_GAMES;
+    while (games < most && (games == 0 || used < seconds)) {
+        struct game_record rec;
+        struct opening_played opening;
+        double t0 = thread_seconds();
+        rc = runner_play_game(s, c, games, &rec, &moves, &cap, &opening, err,
+                              errsz);
+        if (rc != 0)
+            break;
+        used += thread_seconds() - t0;
+        games++;
+    }
+    free(moves);
+    out->games = games;
+    out->per_game = games ? used / games : 0;
+    return rc;
+}
+
+int cost_calibrate(const struct sweep *s, double seconds, int threads,
+                   struct cell_cost *out, char *err, size_t errsz)
+{
+    int failed = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int i = 0; i < s->n_cells; i++) {
+        int stop;
+#pragma omp atomic read
+        stop = failed;
+        if (stop)
+            continue;
+        char e[1024];
+        if (calibrate_cell(s, &s->cells[i], seconds, &out[i], e, sizeof e)
+            != 0) {
+#pragma omp critical(cost_error)
+            if (!failed) {
+#pragma omp atomic write
+                failed = 1;
+                snprintf(err, errsz, "calibrating cell %d (%s): %s", i,
+                         s->cells[i].variant_text, e);
+            }
+        }
+    }
+    return failed ? -1 : 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * cost.h -- what a sweep's cells cost, estimated from a short calibration.
+ *
+ * `rulelab run SWEEP --dry-run` prints, per cell and in total, the
+ * CPU-seconds its games are estimated to take, and a shard plan (shard.h)
+ * deals a stop-rule sweep's whole cells by them. The estimate comes from
+ * playing each cell's first games (the sweep's own, with their own seeds;
+ * nothing is stored) for about `seconds` of CPU time a cell, at least one
+ * game, and timing each game by its thread's CPU clock, so that other load
+ * on the machine changes it little. It is an estimate: a cell's games
+ * differ in length, a stop rule may end a cell early (the estimate counts
+ * every game), and machines differ in speed.
+ */
+#ifndef RULELAB_COST_H
+#define RULELAB_COST_H
+
+#include <stddef.h>
+
+#include "sweep.h"
+
+#define COST_MAX_GAMES 64 /* calibration games a cell at most */
+
+struct cell_cost {
+    double per_game; /* mean CPU-seconds of a calibration game */
+    int games; /* calibration games played */
+};
+
+/* Plays the first games of every cell of s (game 0, 1, ... while the
+ * cell's CPU time is below `seconds`, at least one, at most
+ * COST_MAX_GAMES and the cell's number of games) on `threads` threads,
+ * cells spread over them, into out[0..s->n_cells-1]. Returns 0, or -1
+ * with a message (an agent cannot be made, memory is short). */
+int cost_calibrate(const struct sweep *s, double seconds, int threads,
+                   struct cell_cost *out, char *err, size_t errsz);
+
+#endif

@@ -74,3 +74,41 @@ int cost_calibrate(const struct sweep *s, double seconds, int threads,
     }
     return failed ? -1 : 0;
 }
+
+double cost_of_shard(const struct sweep *s, const struct shard *sh,
+                     const struct cell_cost *cost)
+{
+    double sum = 0;
+    for (int i = 0; i < s->n_cells; i++)
+        sum += cost[i].per_game
+             * (double)shard_count(s, sh, i, 0, s->games_per_cell);
+    return sum;
+}
+
+void cost_shard_range(const struct sweep *s, const struct cell_cost *cost,
+                      int n, const int *plan, double *least, double *most)
+{
+    for (int k = 0; k < n; k++) {
+        struct shard sh = {k, n, plan};
+        double x = cost_of_shard(s, &sh, cost);
+        *least = k == 0 || x < *least ? x : *least;
+        *most = k == 0 || x > *most ? x : *most;
+    }
+}
+
+int cost_write_plan(const struct sweep *s, const struct cell_cost *cost,
+                    int n, const char *path, int *plan, char *err,
+                    size_t errsz)
+{
+    double *each = malloc((size_t)(s->n_cells ? s->n_cells : 1) * sizeof *each);
+    if (!each) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < s->n_cells; i++)
+        each[i] = cost[i].per_game * s->games_per_cell;
+    shard_plan_balance(each, s->n_cells, n, plan);
+    int rc = shard_plan_write(path, s, n, plan, each, err, errsz);
+    free(each);
+    return rc;
+}

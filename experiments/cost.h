@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 
+#include "shard.h"
 #include "sweep.h"
 
 #define COST_MAX_GAMES 64 /* calibration games a cell at most */
@@ -32,5 +33,24 @@ struct cell_cost {
  * with a message (an agent cannot be made, memory is short). */
 int cost_calibrate(const struct sweep *s, double seconds, int threads,
                    struct cell_cost *out, char *err, size_t errsz);
+
+/* The estimated CPU-seconds of the games of shard sh (sh->n 0: of the
+ * whole sweep, counting every game of a stop-rule cell): each cell's
+ * games the shard plays times its calibrated cost a game. */
+double cost_of_shard(const struct sweep *s, const struct shard *sh,
+                     const struct cell_cost *cost);
+
+/* The least and the most estimated CPU-seconds of the n shards under
+ * `plan` (NULL: the round-robin deal of shard.h). */
+void cost_shard_range(const struct sweep *s, const struct cell_cost *cost,
+                      int n, const int *plan, double *least, double *most);
+
+/* Deals the whole cells of stop-rule sweep s to n shards by their
+ * estimated cost (every game of a cell counted; shard_plan_balance) into
+ * plan[0..s->n_cells-1] and writes the plan to path (shard_plan_write).
+ * Returns 0, or -1 with a message. */
+int cost_write_plan(const struct sweep *s, const struct cell_cost *cost,
+                    int n, const char *path, int *plan, char *err,
+                    size_t errsz);
 
 #endif

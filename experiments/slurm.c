@@ -141,10 +141,18 @@ int slurm_write_tasks(FILE *f, const struct slurm_job *j)
           "2>/dev/null' USR1\n"
           "trap '[ -n \"$pid\" ] && kill -INT \"$pid\" 2>/dev/null' TERM\n",
           f);
-    fprintf(f, "\"$RULELAB\" %s \"$INPUT\" --shard \"$K/$N\" --threads "
+    if (j->plan) {
+        fputs("# The sweep stops cells early, so each shard plays whole cells, "
+              "as this plan\n# deals them by their estimated cost; every "
+              "task reads the same file.\nPLAN=", f);
+        slurm_quote(f, j->plan);
+        fputc('\n', f);
+    }
+    fprintf(f, "\"$RULELAB\" %s \"$INPUT\" --shard \"$K/$N\"%s --threads "
                "\"$THREADS\" --db \"$LIVE\" \\\n"
                "    --snapshot \"$SNAP\" --snapshot-every %d --quiet &\n",
-            j->command, j->snapshot_every);
+            j->command, j->plan ? " --plan \"$PLAN\"" : "",
+            j->snapshot_every);
     fputs("pid=$!\n"
           "# wait returns early for each trapped signal; wait again until "
           "the runner is gone\n"

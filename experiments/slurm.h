@@ -6,7 +6,9 @@
  * --threads, --snapshot and --snapshot-every can be driven this way (today
  * `run`).
  *
- * In DIR it writes tasks.sbatch and merge.sbatch; the tasks write
+ * In DIR it writes tasks.sbatch and merge.sbatch (and, for a sweep with
+ * an early-stop rule, cmd_slurm.c writes plan.txt, the shard plan every
+ * task reads); the tasks write
  * DIR/shards/shard-K-of-N.db (the snapshots) and shard-K-of-N.done (once
  * a shard is complete), the logs go to DIR/logs/, and the merge job
  * writes DIR/NAME.db.
@@ -30,6 +32,8 @@ struct slurm_job {
     int snapshot_every; /* seconds between snapshots */
     int signal_seconds; /* USR1 to the batch shell this long before the
                          * time limit: stop, snapshot, requeue */
+    const char *plan; /* absolute path of a shard plan (shard.h) every
+                       * task reads with --plan; NULL: none */
 };
 
 /* The scripts' texts: the job array and the merge job. Each returns 0, or

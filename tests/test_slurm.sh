@@ -16,7 +16,9 @@
 #  - merging again changes nothing, and a shard with a changed game is
 #    refused, naming it;
 #  - no write-ahead log is left in the shared folder (the live databases
-#    were on the "node-local" folder).
+#    were on the "node-local" folder);
+#  - a sweep that stops cells early runs in 2 tasks by the plan `rulelab
+#    slurm` calibrates (whole cells by cost), merged equal to one machine.
 # If the daemons cannot start it fails with their logs; it never skips.
 # Needs root and the Debian packages slurm-wlm, munge and sqlite3
 # (scripts/test.sh installs them). Prints its timings at the end.
@@ -235,15 +237,58 @@ dump "$w/refuse.db" >"$w/refuse.dump"
     && ok "a shard with a changed game is refused, naming it, the shard that holds the game, and the game; nothing merged" \
     || bad "conflicting shard: status $rc, $(cat "$w/refuse.err")"
 
-# 6. no write-ahead log in the shared folder
+# 6. no write-ahead log in the shared folder (checked before section 7
+# adds its own node-local folder)
 wal=$(find "$dir" -name '*-wal' -o -name '*-shm' -o -name '*.tmp-*' | head -3)
 [ -z "$wal" ] && [ -z "$(ls "$local_dir"/rulelab-slurmtest-* 2>/dev/null)" ] \
     && ok "no -wal, -shm or temporary file in the shared folder; the node-local databases removed once complete" \
     || bad "left: $wal $(ls "$local_dir"/rulelab-slurmtest-* 2>/dev/null)"
 
+# 7. a sweep that stops cells early: whole cells, dealt by the plan that
+# rulelab slurm calibrates and writes, equal to a one-machine run
+cat >"$w/stop.ini" <<'INI'
+[sweep]
+name = slurmstop
+seed = 8
+games = 24
+stop = ci
+ci_width = 0.35
+min_games = 6
+[game tafl]
+max_plies = 100, 200
+[game jetan]
+max_plies = 200
+[agents]
+rnd = random
+small = mcts(iterations=40)
+[matchups]
+pairs = rnd vs small
+orders = given
+INI
+# (random loses nearly every game: the 95% interval of its score is 0.35
+# wide after about 10 games, and the cell stops)
+"$bin" run "$w/stop.ini" --db "$w/stop-one.db" --threads 2 --quiet \
+    || die "the one-machine run of the stop-rule sweep failed"
+t0=$(now)
+out=$("$bin" slurm "$w/stop.ini" --tasks 2 --dir "$w/stop" --local "$local_dir" \
+    --calibrate 0.05 --submit 2>&1) || die "rulelab slurm on the stop-rule sweep failed: $out"
+sarray=$(echo "$out" | sed -n 's/^array job \([0-9]*\) .*/\1/p')
+smerge=$(echo "$out" | sed -n 's/.*merge job \([0-9]*\) .*/\1/p')
+wait_gone 300 "$sarray" "$smerge" || die "the stop-rule array and merge did not finish"
+t_stop=$(since "$t0")
+rows "$w/stop-one.db" >"$w/stop-one.rows"
+rows "$w/stop/slurmstop.db" >"$w/stop-merged.rows" 2>/dev/null
+grep -q -- '--plan "$PLAN"' "$w/stop/tasks.sbatch" \
+    && grep -q "all 2 shards complete" "$w/stop/logs/merge-$smerge.out" \
+    && [ "$(count "$w/stop-one.db")" -gt 0 ] && [ "$(count "$w/stop-one.db")" -lt 72 ] \
+    && cmp -s "$w/stop-one.rows" "$w/stop-merged.rows" \
+    && ok "a stop-rule sweep in 2 tasks by the calibrated plan ($t_stop s): the merge equals the one-machine run, $(count "$w/stop-one.db") of 72 games (cells stopped early)" \
+    || bad "stop-rule sweep: $out; $(cat "$w/stop/logs/merge-$smerge.out" 2>/dev/null); $(diff "$w/stop-one.rows" "$w/stop-merged.rows" | head -5)"
+
 wait
 echo "timings: one-machine run ${t_one} s;" \
     "slurm array of 4 + merge (with a requeue and a cancel) ${t_array} s;" \
-    "resubmitted task + merge ${t_again} s; whole test $(since "$t_start") s"
+    "resubmitted task + merge ${t_again} s; stop-rule sweep in 2 tasks + merge ${t_stop} s;" \
+    "whole test $(since "$t_start") s"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

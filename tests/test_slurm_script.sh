@@ -110,6 +110,41 @@ PATH="$dir/fake:$PATH" "$bin" slurm s.ini --tasks 3 --dir sub --submit >/dev/nul
 [ $? -eq 1 ] && grep -q "sbatch" "$dir/err" && ok "a failing sbatch fails --submit, saying so" \
     || bad "failing sbatch: $(cat "$dir/err")"
 
+# a sweep that stops cells early: its whole cells dealt by a plan
+cat >"$dir/stop.ini" <<'INI'
+[sweep]
+name = stopper
+seed = 3
+games = 8
+stop = sprt
+[game tafl]
+max_plies = 10, 20, 30
+[agents]
+rnd = random
+m = mcts(iterations=4)
+[matchups]
+pairs = rnd vs m
+orders = given
+INI
+out=$("$bin" slurm stop.ini --tasks 2 --dir plan --calibrate 0.01 2>"$dir/err")
+rc=$?
+p="$dir/plan/plan.txt"
+[ $rc -eq 0 ] && [ -s "$p" ] && ok "a stop-rule sweep gets DIR/plan.txt" || bad "plan: $out $(cat "$dir/err")"
+echo "$out" | grep -q "plan: $p, whole cells dealt by estimated cost" \
+    && echo "$out" | grep -q "cell c to shard c mod N: " \
+    && ok "slurm says the plan's estimates beside the round-robin deal's" || bad "printed: $out"
+grep -q "calibrating each cell" "$dir/err" && ok "slurm says it calibrates" || bad "stderr: $(cat "$dir/err")"
+has "$dir/plan/tasks.sbatch" "PLAN='$p'" "the tasks read DIR/plan.txt"
+has "$dir/plan/tasks.sbatch" '--shard "$K/$N" --plan "$PLAN"' "each task runs its shard of the plan"
+"$bin" run stop.ini --shard 1/2 --plan "$p" --dry-run --calibrate 0 >/dev/null \
+    && ok "rulelab run reads the plan slurm wrote" || bad "run --plan $p fails"
+"$bin" slurm stop.ini --tasks 2 --dir plan0 --calibrate 0 >/dev/null
+[ ! -e "$dir/plan0/plan.txt" ] && ! grep -q PLAN "$dir/plan0/tasks.sbatch" \
+    && ok "--calibrate 0: no plan, cell c to task c mod N" || bad "--calibrate 0 wrote a plan"
+out=$("$bin" slurm stop.ini --tasks 2 --dir plan2 --plan "$p")
+cmp -s "$p" "$dir/plan2/plan.txt" && echo "$out" | grep -q "copied to $dir/plan2/plan.txt" \
+    && ok "--plan FILE is checked and copied to DIR/plan.txt" || bad "--plan: $out"
+
 # bad input
 expect() { # expect STATUS PATTERN DESCRIPTION ARGS...
     local want=$1 pat=$2 what=$3
@@ -137,6 +172,10 @@ expect 2 "absolute" "--local must be absolute" s.ini --tasks 2 --local scratch
 expect 2 "sbatch value" "--partition with a space" s.ini --tasks 2 --partition "a b"
 expect 2 "sbatch value" "--time with a newline" s.ini --tasks 2 --time "$(printf '1\n#x')"
 expect 2 "unknown option" "an unknown option" s.ini --tasks 2 --nodes 3
+expect 2 "has no early-stop rule" "--plan on a sweep without a stop rule" s.ini --tasks 2 --plan "$p"
+expect 2 "from 0 (no plan) to" "--calibrate -1 is refused" stop.ini --tasks 2 --calibrate -1
+expect 2 "give one" "--plan and --calibrate together" stop.ini --tasks 2 --plan "$p" --calibrate 1
+expect 1 "the plan deals 2 shards, not 3" "a plan for other N" stop.ini --tasks 3 --plan "$p"
 "$bin" slurm --help | grep -q -- "--submit" && "$bin" slurm --help | grep -q "Example" \
     && ok "--help shows the options and an example" || bad "--help"
 

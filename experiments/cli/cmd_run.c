@@ -33,18 +33,6 @@ static void print_seconds(double x)
         printf(" (%.1f min)", x / 60);
 }
 
-/* The estimated CPU-seconds of shard sh's games (all games when sh->n is
- * 0): each cell's games it plays times the cell's calibrated per game. */
-static double shard_estimate(const struct sweep *s, const struct shard *sh,
-                             const struct cell_cost *cost)
-{
-    double sum = 0;
-    for (int i = 0; i < s->n_cells; i++)
-        sum += cost[i].per_game
-             * (double)shard_count(s, sh, i, 0, s->games_per_cell);
-    return sum;
-}
-
 /* Prints the sweep's seed, its cells (variant and the two agents) with the
  * number of games, and its early-stop rule, for --dry-run; with a shard
  * (sh->n not 0), the games of each cell that shard plays too; with costs
@@ -77,7 +65,7 @@ static void print_cells(const struct sweep *s, const struct shard *sh,
             timed += cost[i].games;
         struct shard all = {0, 0, NULL};
         printf("estimated cost: ");
-        print_seconds(shard_estimate(s, &all, cost));
+        print_seconds(cost_of_shard(s, &all, cost));
         printf(" in all%s, from %d calibration games (each cell's first, "
                "up to %.2g CPU-s a cell, not stored); an estimate on this "
                "machine\n", s->stop != STOP_NONE ? " if no cell stops early"
@@ -96,7 +84,7 @@ static void print_cells(const struct sweep *s, const struct shard *sh,
                                     : "whole cells, cell c when c mod N = K");
         if (cost) {
             printf(", ~");
-            print_seconds(shard_estimate(s, sh, cost));
+            print_seconds(cost_of_shard(s, sh, cost));
         }
         printf("\n");
     }
@@ -111,39 +99,23 @@ static void print_cells(const struct sweep *s, const struct shard *sh,
 static int write_plan(const struct sweep *s, const char *path, int n,
                       const struct cell_cost *cost)
 {
-    double *each = malloc((size_t)s->n_cells * sizeof *each);
     int *plan = malloc((size_t)s->n_cells * sizeof *plan);
     char err[4400];
-    int rc = -1;
-    if (!each || !plan) {
-        fprintf(stderr, "rulelab run: out of memory\n");
-        goto done;
+    if (!plan || cost_write_plan(s, cost, n, path, plan, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: %s\n", plan ? err : "out of memory");
+        free(plan);
+        return -1;
     }
-    for (int i = 0; i < s->n_cells; i++)
-        each[i] = cost[i].per_game * s->games_per_cell;
-    shard_plan_balance(each, s->n_cells, n, plan);
-    if (shard_plan_write(path, s, n, plan, each, err, sizeof err) != 0) {
-        fprintf(stderr, "rulelab run: %s\n", err);
-        goto done;
-    }
-    double lo[2] = {0, 0}, hi[2] = {0, 0};
-    for (int k = 0; k < n; k++)
-        for (int way = 0; way < 2; way++) {
-            struct shard sh = {k, n, way ? NULL : plan};
-            double x = shard_estimate(s, &sh, cost);
-            lo[way] = k == 0 || x < lo[way] ? x : lo[way];
-            hi[way] = k == 0 || x > hi[way] ? x : hi[way];
-        }
+    double lo, hi, rr_lo, rr_hi;
+    cost_shard_range(s, cost, n, plan, &lo, &hi);
+    cost_shard_range(s, cost, n, NULL, &rr_lo, &rr_hi);
     printf("plan for %d shards written to %s: each shard ~%.2f to %.2f "
-           "CPU-s (cell c to shard c mod N: %.2f to %.2f)\n", n, path, lo[0],
-           hi[0], lo[1], hi[1]);
+           "CPU-s (cell c to shard c mod N: %.2f to %.2f)\n", n, path, lo, hi,
+           rr_lo, rr_hi);
     printf("play shard K with: rulelab run %s --shard K/%d --plan %s\n",
            s->path, n, path);
-    rc = 0;
-done:
-    free(each);
     free(plan);
-    return rc;
+    return 0;
 }
 
 /* --dry-run: calibrates (unless calibrate is 0), prints the cells and

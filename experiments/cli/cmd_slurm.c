@@ -15,9 +15,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cost.h"
 #include "shard.h"
 #include "slurm.h"
 #include "sweep.h"
+#include "variant.h"
 
 /* Whether text may go into an #SBATCH line as it is: no white space,
  * quotes, backslashes or control characters. */
@@ -104,12 +106,97 @@ static int submit(const char *args, const char *script, char *id, size_t n)
     return 0;
 }
 
+/* Copies the file `from` to `to` through to.tmp, renamed into place.
+ * Returns 0, or -1 after saying why. */
+static int copy_file(const char *from, const char *to)
+{
+    char tmp[PATH_MAX + 8], buf[65536];
+    snprintf(tmp, sizeof tmp, "%s.tmp", to);
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(tmp, "wb") : NULL;
+    size_t n;
+    int ok = in && out;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, n, out) == n;
+    ok = ok && !ferror(in);
+    if (out && fclose(out) != 0)
+        ok = 0;
+    if (in)
+        fclose(in);
+    if (ok && rename(tmp, to) == 0)
+        return 0;
+    fprintf(stderr, "rulelab slurm: cannot copy %s to %s: %s\n", from, to,
+            strerror(errno));
+    unlink(tmp);
+    return -1;
+}
+
+/* For a sweep with an early-stop rule, whose shards play whole cells:
+ * writes DIR/plan.txt, the plan every task reads, from --plan FILE
+ * (checked against the sweep and N, then copied) or from a calibration
+ * here (`calibrate` CPU-seconds a cell on `threads` threads), and says
+ * how the shards' estimates spread. path gets DIR/plan.txt, or "" for no
+ * plan (no stop rule, or --calibrate 0: cell c to shard c mod N).
+ * Returns 0, or -1 (said). */
+static int prepare_plan(const struct sweep *s, const char *given,
+                        double calibrate, int threads, int tasks,
+                        const char *dir, char *path, size_t n)
+{
+    char err[4400];
+    path[0] = '\0';
+    if (s->stop == STOP_NONE || (!given && calibrate == 0))
+        return 0;
+    int *plan = malloc((size_t)s->n_cells * sizeof *plan);
+    struct cell_cost *cost = calloc((size_t)s->n_cells, sizeof *cost);
+    int rc = -1;
+    snprintf(path, n, "%s/plan.txt", dir);
+    if (!plan || !cost) {
+        fprintf(stderr, "rulelab slurm: out of memory\n");
+        goto done;
+    }
+    if (given) {
+        if (shard_plan_read(given, s, tasks, plan, err, sizeof err) != 0) {
+            fprintf(stderr, "rulelab slurm: --plan %s\n", err);
+            goto done;
+        }
+        if (copy_file(given, path) != 0)
+            goto done;
+        printf("plan: %s, copied to %s\n", given, path);
+        rc = 0;
+        goto done;
+    }
+    fprintf(stderr, "rulelab slurm: the sweep stops cells early, so shards "
+            "play whole cells; calibrating each cell (up to %.2g CPU-s a "
+            "cell, %d threads) to deal them by cost (--calibrate 0: cell c "
+            "to shard c mod N)\n", calibrate, threads);
+    if (cost_calibrate(s, calibrate, threads, cost, err, sizeof err) != 0
+        || cost_write_plan(s, cost, tasks, path, plan, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab slurm: %s\n", err);
+        goto done;
+    }
+    double lo, hi, rr_lo, rr_hi;
+    cost_shard_range(s, cost, tasks, plan, &lo, &hi);
+    cost_shard_range(s, cost, tasks, NULL, &rr_lo, &rr_hi);
+    struct shard all = {0, 0, NULL};
+    printf("plan: %s, whole cells dealt by estimated cost, %.1f CPU-s in all "
+           "(every game counted): each task ~%.1f to %.1f CPU-s (cell c to "
+           "shard c mod N: %.1f to %.1f), measured on this machine\n", path,
+           cost_of_shard(s, &all, cost), lo, hi, rr_lo, rr_hi);
+    rc = 0;
+done:
+    if (rc != 0)
+        path[0] = '\0';
+    free(plan);
+    free(cost);
+    return rc;
+}
+
 /* `rulelab slurm` (the run contract of struct cli_command). */
 static int run_slurm(int argc, char **argv)
 {
     const char *tasks_text = NULL, *dir_text = NULL, *partition = NULL,
                *time_text = NULL, *cpus_text = NULL, *mem = NULL,
-               *local = NULL, *every_text = NULL, *pos[1];
+               *local = NULL, *every_text = NULL, *plan_given = NULL,
+               *calibrate_text = NULL, *pos[1];
     int do_submit = 0;
     const struct cli_option opts[] = {{"--tasks", &tasks_text, NULL},
                                       {"--dir", &dir_text, NULL},
@@ -119,6 +206,8 @@ static int run_slurm(int argc, char **argv)
                                       {"--mem", &mem, NULL},
                                       {"--local", &local, NULL},
                                       {"--snapshot-every", &every_text, NULL},
+                                      {"--plan", &plan_given, NULL},
+                                      {"--calibrate", &calibrate_text, NULL},
                                       {"--submit", NULL, &do_submit},
                                       {NULL, NULL, NULL}};
     int rc;
@@ -134,6 +223,17 @@ static int run_slurm(int argc, char **argv)
         || (every_text && cli_parse_int(every_text, "--snapshot-every", 1,
                                         86400 * 365, &every) != 0))
         return CLI_USAGE;
+    double calibrate = 0.5;
+    if (calibrate_text
+        && (spec_parse_number(calibrate_text, 0, &calibrate) != 0
+            || calibrate < 0 || calibrate > 3600))
+        return cli_usage_error(&cmd_slurm, "--calibrate '%s': the CPU-seconds "
+                               "to time each cell for, from 0 (no plan) to "
+                               "3600", calibrate_text);
+    if (plan_given && calibrate_text)
+        return cli_usage_error(&cmd_slurm, "--plan FILE and --calibrate: "
+                               "give one (a ready plan, or how long to "
+                               "calibrate for a new one)");
     const char *const sb[][2] = {{"--partition", partition},
                                  {"--time", time_text},
                                  {"--mem", mem}};
@@ -194,9 +294,20 @@ static int run_slurm(int argc, char **argv)
                 dir);
         goto done;
     }
+    if ((plan_given || calibrate_text) && s.stop == STOP_NONE) {
+        rc = cli_usage_error(&cmd_slurm, "%s has no early-stop rule, so its "
+                             "shards play about 1/N of every cell's games "
+                             "and balance without a plan; drop --plan and "
+                             "--calibrate", pos[0]);
+        goto done;
+    }
+    char plan[PATH_MAX + 16];
+    if (prepare_plan(&s, plan_given, calibrate, (int)cpus, (int)tasks, dir,
+                     plan, sizeof plan) != 0)
+        goto done;
     struct slurm_job j = {self, "run", input, s.name, dir, (int)tasks,
                           (int)cpus, partition, time_text, mem, local,
-                          (int)every, 120};
+                          (int)every, 120, plan[0] ? plan : NULL};
     if (slurm_write_scripts(&j, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab slurm: %s\n", err);
         goto done;
@@ -238,7 +349,8 @@ const struct cli_command cmd_slurm = {
     "slurm", "write (and submit) a Slurm job array that plays a sweep in shards",
     "usage: rulelab slurm SWEEP.ini --tasks N [--dir DIR] [--partition P]\n"
     "                     [--time T] [--cpus C] [--mem M] [--local DIR]\n"
-    "                     [--snapshot-every SECONDS] [--submit]\n\n"
+    "                     [--snapshot-every SECONDS]\n"
+    "                     [--calibrate SECONDS | --plan FILE] [--submit]\n\n"
     "Writes DIR/tasks.sbatch, a job array of N tasks, and DIR/merge.sbatch,\n"
     "a job that merges them, and prints the sbatch commands (or, with\n"
     "--submit, submits both, the merge with --dependency=afterany on the\n"
@@ -256,6 +368,13 @@ const struct cli_command cmd_slurm = {
     "--array=K DIR/tasks.sbatch) and merge again to finish: merging adds\n"
     "only what is new. The scripts call this rulelab by its absolute path,\n"
     "so DIR and the binary must be on a filesystem every node sees.\n\n"
+    "A sweep with an early-stop rule (stop = sprt or ci) is sharded by whole\n"
+    "cells. They differ in cost, so `rulelab slurm` first times each cell's\n"
+    "first games here (as `rulelab run --dry-run` does) and deals the cells\n"
+    "to the tasks by their estimated CPU-seconds, costliest first, each to\n"
+    "the least loaded task; the deal goes to DIR/plan.txt, which every task\n"
+    "reads (--plan). It prints each task's estimate beside what cell c to\n"
+    "task c mod N would give.\n\n"
     "  --tasks N          array tasks, one shard each (1 to 100000)\n"
     "  --dir DIR          the shared folder (default results/NAME-slurm)\n"
     "  --partition P      sbatch --partition\n"
@@ -266,6 +385,12 @@ const struct cli_command cmd_slurm = {
     "  --local DIR        node-local folder for the live databases (default\n"
     "                     $TMPDIR, else /tmp)\n"
     "  --snapshot-every S seconds between copies to DIR (default 300)\n"
+    "  --calibrate S      with a stop rule: CPU-seconds to time each cell\n"
+    "                     for, on --cpus threads (default 0.5, at least one\n"
+    "                     game a cell; 0: no plan, cell c to task c mod N)\n"
+    "  --plan FILE        with a stop rule: use this plan (from `rulelab run\n"
+    "                     SWEEP --dry-run --write-plan FILE --shards N`)\n"
+    "                     instead of calibrating; copied to DIR/plan.txt\n"
     "  --submit           submit the array and the merge job\n\n"
     "Example, a sweep in 16 tasks of 8 cores, 4 hours each:\n"
     "  rulelab slurm experiments/sweeps/first_mover.ini --tasks 16 \\\n"

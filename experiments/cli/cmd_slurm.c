@@ -110,7 +110,7 @@ static int submit(const char *args, const char *script, char *id, size_t n)
  * Returns 0, or -1 after saying why. */
 static int copy_file(const char *from, const char *to)
 {
-    char tmp[PATH_MAX + 8], buf[65536];
+    char tmp[PATH_MAX + 32], buf[65536];
     snprintf(tmp, sizeof tmp, "%s.tmp", to);
     FILE *in = fopen(from, "rb"), *out = in ? fopen(tmp, "wb") : NULL;
     size_t n;

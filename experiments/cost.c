@@ -26,8 +26,7 @@ static int calibrate_cell(const struct sweep *s, const struct sweep_cell *c,
                           double seconds, struct cell_cost *out, char *err,
                           size_t errsz)
 {
-    char *moves = NULL;
-    size_t cap = 0;
+    struct game_buffers b = {0};
     double used = 0;
     int games = 0, rc = 0;
     int most = s->games_per_cell < COST_MAX_GAMES ? s->games_per_cell
@@ -36,14 +35,14 @@ static int calibrate_cell(const struct sweep *s, const struct sweep_cell *c,
         struct game_record rec;
         struct opening_played opening;
         double t0 = thread_seconds();
-        rc = runner_play_game(s, c, games, &rec, &moves, &cap, &opening, err,
-                              errsz);
+        rc = runner_play_game(s, c, games, 0, &rec, &b, &opening, err, errsz);
         if (rc != 0)
             break;
         used += thread_seconds() - t0;
         games++;
     }
-    free(moves);
+    free(b.moves);
+    free(b.stats);
     out->games = games;
     out->per_game = games ? used / games : 0;
     return rc;

@@ -33,9 +33,10 @@
 
 #include "store.h"
 
-const char *const merge_tables[] = {"meta", "sweeps", "runs", "variants",
-                                    "agents", "cells", "games", "claims",
-                                    NULL};
+const char *const merge_tables[] = {"meta",   "sweeps", "runs",
+                                    "variants", "agents", "cells",
+                                    "games",  "claims", "move_stats",
+                                    "game_metrics", NULL};
 
 /* The game columns whose content a shard and a one-machine run share. */
 #define GAME_CONTENT_DIFFERS                                                 \
@@ -199,7 +200,9 @@ static int read_marker(struct merge *m, char *buf, size_t n)
         " id)) || '|' || (SELECT COUNT(*) || ':' || IFNULL(MAX(id), 0) FROM"
         " src.sweeps) || '|' || (SELECT COUNT(*) FROM src.variants) || ':' ||"
         " (SELECT COUNT(*) FROM src.agents) || ':' || (SELECT COUNT(*) FROM"
-        " src.meta)";
+        " src.meta) || '|' || (SELECT COUNT(*) FROM src.move_stats) || ':' ||"
+        " (SELECT COUNT(*) || ':' || IFNULL(MAX(game_id), 0) || ':' ||"
+        " IFNULL(SUM(engine_behaviour), 0) FROM src.game_metrics)";
     int found = first_row(m, sql, buf, n);
     if (found < 0)
         return -1;
@@ -482,6 +485,30 @@ static int merge_claims_meta(struct merge *m)
                    " (key) DO NOTHING");
 }
 
+/* The input games' per-move figures and cached metrics, by their game
+ * (cell and index): figures OUT holds already are kept, and a cached
+ * metric is replaced only by one computed under a later engine version. */
+static int merge_move_data(struct merge *m)
+{
+    return exec(m, "INSERT INTO main.move_stats (game_id, ply, iterations,"
+                " nodes, depth, value, proven) SELECT og.id, x.ply,"
+                " x.iterations, x.nodes, x.depth, x.value, x.proven FROM"
+                " src.move_stats x JOIN src.games g ON g.id = x.game_id JOIN"
+                " temp.map_cell mc ON mc.src = g.cell_id JOIN main.games og ON"
+                " og.cell_id = mc.out AND og.game_index = g.game_index WHERE"
+                " true ON CONFLICT (game_id, ply) DO NOTHING")
+           || exec(m, "INSERT INTO main.game_metrics (game_id, positions,"
+                   " legal_moves, engine_behaviour) SELECT og.id, x.positions,"
+                   " x.legal_moves, x.engine_behaviour FROM src.game_metrics"
+                   " x JOIN src.games g ON g.id = x.game_id JOIN temp.map_cell"
+                   " mc ON mc.src = g.cell_id JOIN main.games og ON og.cell_id"
+                   " = mc.out AND og.game_index = g.game_index WHERE true ON"
+                   " CONFLICT (game_id) DO UPDATE SET positions ="
+                   " excluded.positions, legal_moves = excluded.legal_moves,"
+                   " engine_behaviour = excluded.engine_behaviour WHERE"
+                   " excluded.engine_behaviour > engine_behaviour");
+}
+
 /* Merges the ATTACHed input in one transaction. */
 static int merge_one(struct merge *m, struct merge_input_result *res)
 {
@@ -497,7 +524,8 @@ static int merge_one(struct merge *m, struct merge_input_result *res)
         return exec(m, "COMMIT");
     }
     if (merge_sweeps(m) || merge_variants_agents(m) || merge_cells(m)
-        || merge_runs(m) || merge_games(m, res) || merge_claims_meta(m))
+        || merge_runs(m) || merge_games(m, res) || merge_claims_meta(m)
+        || merge_move_data(m))
         goto fail;
     time_t t = time(NULL);
     struct tm tm;

@@ -18,7 +18,8 @@
  * run` writes it (WAL: a reader neither waits for nor blocks the writer;
  * merge never takes an input's writer lock, only OUT's). An input whose
  * content marker (its tables' row counts and largest ids, its runs' uids,
- * statuses and game counts, its cells' early stops) is the one recorded
+ * statuses and game counts, its cells' early stops, its cached metrics'
+ * engine versions) is the one recorded
  * in OUT's `merges` table at its last merge is skipped at once.
  */
 #ifndef RULELAB_MERGE_H

@@ -85,10 +85,24 @@ static void variant_identity_of(const struct sweep_cell *c, char *out,
     snprintf(out, n, "%.*s", (int)strcspn(c->seed_key, "\n"), c->seed_key);
 }
 
+/* Makes room for one more ply's figures in b->stats. 0, or -1. */
+static int reserve_stats(struct game_buffers *b, int plies)
+{
+    if (plies < b->stats_cap)
+        return 0;
+    int cap = b->stats_cap ? 2 * b->stats_cap : 256;
+    struct agent_stats *grown = realloc(b->stats, (size_t)cap * sizeof *grown);
+    if (!grown)
+        return -1;
+    b->stats = grown;
+    b->stats_cap = cap;
+    return 0;
+}
+
 int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
-                     int index, struct game_record *rec, char **moves,
-                     size_t *cap, struct opening_played *opening, char *err,
-                     size_t errsz)
+                     int index, int record_stats, struct game_record *rec,
+                     struct game_buffers *b, struct opening_played *opening,
+                     char *err, size_t errsz)
 {
     const struct game *g = c->variant.game;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
@@ -112,16 +126,20 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     rec->side[0] = g->seat_side(st, flip);
     rec->side[1] = g->seat_side(st, 1 ^ flip);
     size_t len = 0;
-    if (reserve_move(moves, cap, len))
+    if (reserve_move(&b->moves, &b->cap, len))
         goto oom;
-    (*moves)[0] = '\0';
+    b->moves[0] = '\0';
     while (g->status(st).outcome == GAME_ONGOING) {
-        move_t m = agent_choose(seat[g->to_move(st) ^ flip], g, st);
-        if (reserve_move(moves, cap, len))
+        struct agent *mover = seat[g->to_move(st) ^ flip];
+        move_t m = agent_choose(mover, g, st);
+        if (reserve_move(&b->moves, &b->cap, len)
+            || (record_stats && reserve_stats(b, rec->plies)))
             goto oom;
+        if (record_stats)
+            b->stats[rec->plies] = mover->stats;
         if (len)
-            (*moves)[len++] = ' ';
-        len += (size_t)g->move_to_text(st, m, *moves + len, 32);
+            b->moves[len++] = ' ';
+        len += (size_t)g->move_to_text(st, m, b->moves + len, 32);
         agent_observe(seat[0], g, st, m);
         agent_observe(seat[1], g, st, m);
         g->apply(st, m);
@@ -137,8 +155,9 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
         rec->outcome = GAME_WIN_SEAT0;
     rec->reason = status.reason;
     rec->duration_ms = (now_seconds() - t0) * 1e3;
-    rec->moves = *moves;
+    rec->moves = b->moves;
     rec->moves_len = len;
+    rec->stats = record_stats ? b->stats : NULL;
     rc = 0;
     goto done;
 oom:
@@ -154,7 +173,7 @@ done:
 struct pending {
     struct game_record rec;
     struct opening_played opening;
-    char *moves;
+    struct game_buffers buf;
     int cell; /* index into the sweep's cells */
 };
 
@@ -230,7 +249,8 @@ static void set_error(struct run *r, const char *message)
 
 static void free_pending(struct pending *p)
 {
-    free(p->moves);
+    free(p->buf.moves);
+    free(p->buf.stats);
     free(p);
 }
 
@@ -628,17 +648,15 @@ static void play_one(struct run *r, const struct work *w)
 {
     char err[512];
     struct pending *p = calloc(1, sizeof *p);
-    size_t cap = 0;
-    if (!p || runner_play_game(r->s, &r->s->cells[w->cell], w->index, &p->rec,
-                               &p->moves, &cap, &p->opening, err,
-                               sizeof err) != 0) {
+    if (!p || runner_play_game(r->s, &r->s->cells[w->cell], w->index,
+                               r->s->record_search, &p->rec, &p->buf,
+                               &p->opening, err, sizeof err) != 0) {
         set_error(r, p ? err : "out of memory");
         if (p)
             free_pending(p);
         return;
     }
     p->cell = w->cell;
-    p->rec.moves = p->moves;
     atomic_store(&r->last_cell, w->cell);
     queue_push(&r->queue, p);
 }

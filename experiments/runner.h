@@ -40,16 +40,27 @@ int runner_run(const struct sweep *s, struct store *st,
                const struct run_options *o, struct run_result *out, char *err,
                size_t errsz);
 
+/* A game's growable buffers (runner_play_game); all zero at first. */
+struct game_buffers {
+    char *moves; /* the agents' moves as text */
+    size_t cap; /* its size */
+    struct agent_stats *stats; /* per ply, when recorded */
+    int stats_cap; /* its length */
+};
+
 /* Plays game `index` of cell c: its opening (none, or the cell's openings,
  * openings.h) into *opening, then the agents from there: the record
- * (cell_id left 0) and the agents' moves as text in *moves (grown as needed, *cap its size). The agents'
- * seat 0 (c->agent[0]) plays the side to move after the opening, and the
- * record's sides, outcome and plies are the agents' (plies: the agents'
- * moves, the opening's not counted). Returns 0, or -1 when memory is
- * short, an agent cannot be made or no opening can be played. */
+ * (cell_id left 0) and the agents' moves as text in b->moves (grown as
+ * needed). With `record_stats`, what the mover's agent reported for each
+ * ply goes into b->stats (grown as needed) and rec->stats points at it;
+ * else rec->stats is NULL. The agents' seat 0 (c->agent[0]) plays the
+ * side to move after the opening, and the record's sides, outcome and
+ * plies are the agents' (plies: the agents' moves, the opening's not
+ * counted). Returns 0, or -1 when memory is short, an agent cannot be
+ * made or no opening can be played. The caller frees b's buffers. */
 int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
-                     int index, struct game_record *rec, char **moves,
-                     size_t *cap, struct opening_played *opening, char *err,
-                     size_t errsz);
+                     int index, int record_stats, struct game_record *rec,
+                     struct game_buffers *b, struct opening_played *opening,
+                     char *err, size_t errsz);
 
 #endif

@@ -527,6 +527,40 @@ done:
     return rc;
 }
 
+/* Stores g's per-move search figures (g->stats) as move_stats rows of game
+ * game_id, in the open transaction; a move whose figures are all zero (an
+ * agent that does not search) gets no row. Returns 0, or -1 with a
+ * message. */
+static int insert_move_stats(struct store *st, const struct game_record *g,
+                             int64_t game_id, char *err, size_t errsz)
+{
+    for (int ply = 0; ply < g->plies; ply++) {
+        const struct agent_stats *a = &g->stats[ply];
+        if (!a->iterations && !a->nodes && !a->depth && a->value == 0
+            && !a->proven)
+            continue;
+        if (prepare(st, &st->insert_move_stats, "INSERT INTO move_stats"
+                    " (game_id, ply, iterations, nodes, depth, value, proven)"
+                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"))
+            return store_error(st->db, err, errsz,
+                               "preparing the move_stats insert");
+        const struct value v[] = {
+            int_value(game_id), int_value(ply),
+            int_value((int64_t)a->iterations), int_value(a->nodes),
+            int_value(a->depth),
+            (struct value){.type = VALUE_REAL, .r = a->value},
+            int_value(a->proven)};
+        if (bind_values(st->insert_move_stats, v, COUNT(v))
+            || sqlite3_step(st->insert_move_stats) != SQLITE_DONE) {
+            char what[96];
+            snprintf(what, sizeof what, "storing move %d of game %d of cell "
+                     "%lld", ply, g->game_index, (long long)g->cell_id);
+            return store_error(st->db, err, errsz, what);
+        }
+    }
+    return 0;
+}
+
 int store_insert_game(struct store *st, const struct game_record *g, char *err,
                       size_t errsz)
 {
@@ -589,6 +623,9 @@ int store_insert_opened_game(struct store *st, const struct game_record *g,
     }
     if (sqlite3_changes(st->db) == 0)
         return STORE_GAME_ALREADY;
+    if (g->stats && insert_move_stats(st, g, sqlite3_last_insert_rowid(st->db),
+                                      err, errsz) != 0)
+        return -1;
     st->pending++;
     return 0;
 }

@@ -16,12 +16,13 @@
 
 #include <sqlite3.h>
 
+#include "agent.h"
 #include "sweep.h"
 
 /* The schema version this program writes and reads (meta.schema_version).
  * Opening a database for writing migrates an older one up to it; opening
  * one for reading needs exactly it. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 
@@ -38,6 +39,11 @@ struct game_record {
     const char *moves; /* the agents', space-separated, in the game's
                         * notation */
     size_t moves_len; /* strlen(moves) */
+    /* With `record = search`: what the mover's agent reported for each of
+     * the agents' plies (stats[ply], plies of them), stored in move_stats
+     * where the agent searched (a move with every figure zero, a random
+     * agent's, is left out); NULL: none recorded. */
+    const struct agent_stats *stats;
 };
 
 /* Where a game's agents started, when its sweep has openings. */

@@ -24,6 +24,7 @@ struct store {
     long pending; /* games stored in the open transaction */
     long committed; /* games of this run committed */
     sqlite3_stmt *insert_game, *cell_stop, *cell_games; /* prepared once */
+    sqlite3_stmt *insert_move_stats;
 };
 
 /* Writes "WHAT: the connection's last error" to err (when err and errsz

@@ -142,12 +142,32 @@ static const char *const to_version_4[] = {
     " merged TEXT NOT NULL)",
     NULL};
 
+/* Version 5: per-move search figures and cached game metrics.
+ * move_stats holds, for a game of a sweep with `record = search`, what the
+ * mover's agent reported for each of the agents' plies (from 0, the
+ * opening's not counted) where it searched: its iterations, the nodes of
+ * its tree or search, the depth reached, the chosen move's value for the
+ * mover (0..1) and whether the search proved it (+1 win, -1 loss, 0 not).
+ * game_metrics caches what `rulelab metrics` computes by replaying a
+ * game: the positions the agents moved from and the sum of their legal
+ * move counts (the branching factor is their quotient), with the game's
+ * engine behaviour version it was computed under. */
+static const char *const to_version_5[] = {
+    "CREATE TABLE move_stats (game_id INTEGER NOT NULL REFERENCES games(id),"
+    " ply INTEGER NOT NULL, iterations INTEGER NOT NULL, nodes INTEGER NOT"
+    " NULL, depth INTEGER NOT NULL, value REAL NOT NULL, proven INTEGER NOT"
+    " NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID",
+    "CREATE TABLE game_metrics (game_id INTEGER PRIMARY KEY REFERENCES"
+    " games(id), positions INTEGER NOT NULL, legal_moves INTEGER NOT NULL,"
+    " engine_behaviour INTEGER NOT NULL)",
+    NULL};
+
 /* The chain: migrations[i] takes a database from version i to i + 1. A
  * later change appends a migration and bumps STORE_SCHEMA_VERSION; it never
  * edits one already released (tests/fixtures/ holds databases made before
  * each, and every migration is tested on them). */
-static const char *const *const migrations[] = {to_version_1, to_version_2,
-                                                to_version_3, to_version_4};
+static const char *const *const migrations[] = {
+    to_version_1, to_version_2, to_version_3, to_version_4, to_version_5};
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -444,6 +464,7 @@ void store_close(struct store *st)
     sqlite3_finalize(st->insert_game);
     sqlite3_finalize(st->cell_stop);
     sqlite3_finalize(st->cell_games);
+    sqlite3_finalize(st->insert_move_stats);
     sqlite3_close(st->db);
     if (st->lock_fd >= 0)
         close(st->lock_fd); /* releases the writer lock */

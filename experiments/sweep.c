@@ -64,6 +64,17 @@ static int sweep_key(struct reader *r, const struct entry *e, struct sweep *s)
                               e->value);
         return 0;
     }
+    if (strcmp(e->key, "record") == 0) {
+        if (strcmp(e->value, "none") == 0)
+            s->record_search = 0;
+        else if (strcmp(e->value, "search") == 0)
+            s->record_search = 1;
+        else
+            return sweep_fail(r, e->line,
+                              "record must be none or search, not '%s'",
+                              e->value);
+        return 0;
+    }
     static const struct { const char *key; double lo, hi; int whole; } keys[] = {
         {"seed", 0, 9007199254740991.0, 1}, {"games", 1, 10000000, 1},
         {"max_plies", 0, 100000, 1}, {"sprt_p0", 0.001, 0.999, 0},
@@ -102,7 +113,7 @@ static int sweep_key(struct reader *r, const struct entry *e, struct sweep *s)
     return sweep_fail(r, e->line,
                       "unknown key '%s' in [sweep] (keys: name, seed, "
                       "games, max_plies, stop, sprt_p0, sprt_p1, alpha, beta, "
-                      "ci_width, min_games)",
+                      "ci_width, min_games, record)",
                       e->key);
 }
 

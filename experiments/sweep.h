@@ -36,6 +36,11 @@
  *     ci_width = 0.1              ; ci: stop once the 95% Wilson interval
  *                                 ; of the seat-0 score is this narrow
  *     min_games = 20              ; no early stop before this many games
+ *     record = search             ; optional: none (default) or search:
+ *                                 ; store each move's search figures
+ *                                 ; (value, iterations, nodes, depth,
+ *                                 ; proven) in move_stats, for agents
+ *                                 ; that search; the games are the same
  *
  *     [game serbest]              ; one section per game; each key is a
  *     kings_landing = 7, 8, 9     ; parameter with a list of values, all
@@ -106,6 +111,7 @@ struct sweep {
     enum sweep_stop stop;
     double sprt_p0, sprt_p1, alpha, beta, ci_width;
     int min_games;
+    int record_search; /* record = search: the runner stores move_stats */
     struct sweep_agent agents[SWEEP_MAX_AGENTS];
     int n_agents;
     struct sweep_cell *cells;

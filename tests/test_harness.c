@@ -255,7 +255,7 @@ static void insert(struct store *st, int64_t cell, int index,
                    enum game_outcome o, enum end_reason why, int plies)
 {
     struct game_record g = {cell, index, (uint64_t)index, {"white", "black"},
-                            o, why, plies, 1.0, "e2e4", 4};
+                            o, why, plies, 1.0, "e2e4", 4, NULL};
     char err[256];
     if (store_insert_game(st, &g, err, sizeof err) != 0)
         fail_msg("%s", err);

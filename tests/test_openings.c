@@ -447,7 +447,7 @@ static void test_version_1_database_migrates(void **state)
                      " (SELECT COUNT(*) FROM cells WHERE openings = ''),"
                      " (SELECT value FROM meta WHERE key = 'schema_version')"
                      " FROM game_view");
-    assert_string_equal(got, "6|6|6|6|2|4\n");
+    assert_string_equal(got, "6|6|6|6|2|5\n");
     free(got);
     db_remove(path);
 }
@@ -477,7 +477,7 @@ static void test_report_counts_distinct_games(void **state)
     for (int i = 0; i < 5; i++) {
         struct game_record g = {id, i, 1, {"defenders", "attackers"},
                                 GAME_DRAW, REASON_PLY_CAP, 1, 1.0, moves[i],
-                                strlen(moves[i])};
+                                strlen(moves[i]), NULL};
         struct game_opening o = {opening[i], position[i], 1 + i};
         assert_int_equal(store_insert_opened_game(st, &g, &o, err,
                                                   sizeof err), 0);

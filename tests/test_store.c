@@ -236,7 +236,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
     assert_null(st);
     assert_non_null(strstr(err, "schema version 1, older than this "
-                                "rulelab's 4"));
+                                "rulelab's 5"));
     assert_non_null(strstr(err, "rulelab migrate"));
     assert_int_equal(db_count(path, "SELECT value FROM meta"), 1);
 
@@ -250,7 +250,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     for (int readonly = 0; readonly < 2; readonly++) {
         assert_int_equal(store_open(path, readonly, &st, err, sizeof err), -1);
         assert_non_null(strstr(err, "schema version 99, newer than this "
-                                    "rulelab knows (1 to 4)"));
+                                    "rulelab knows (1 to 5)"));
     }
     db_exec(path, "UPDATE meta SET value = 'two' WHERE key = "
              "'schema_version'");
@@ -538,7 +538,7 @@ static void test_insert_says_what_it_stored(void **state)
     struct store *st = open_with_run(path, &s, ids);
     struct game_record g = {ids[0], 0, 42, {"attackers", "defenders"},
                             GAME_WIN_SEAT1, REASON_KING_ESCAPED, 17, 1.0,
-                            "a1a2", 4};
+                            "a1a2", 4, NULL};
     assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
     g.plies = 99;
     assert_int_equal(store_insert_game(st, &g, err, sizeof err),
@@ -653,7 +653,7 @@ static void test_unbindable_values_are_errors(void **state)
     moves[sizeof moves - 1] = '\0';
     struct game_record g = {ids[0], 0, 1, {"attackers", "defenders"},
                             GAME_DRAW, REASON_PLY_CAP, 60, 1.0, moves,
-                            sizeof moves - 1};
+                            sizeof moves - 1, NULL};
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 200);
     assert_int_equal(store_insert_game(st, &g, err, sizeof err), -1);
     assert_non_null(strstr(err, "storing game 0 of cell 1: string or blob "
@@ -684,7 +684,7 @@ static void test_one_writer_at_a_time(void **state)
     db_temp_path(path, sizeof path);
     struct store *first = open_with_run(path, &s, ids), *second, *reader;
     struct game_record g = {ids[0], 0, 1, {"attackers", "defenders"},
-                            GAME_DRAW, REASON_PLY_CAP, 60, 1.0, "a1a2", 4};
+                            GAME_DRAW, REASON_PLY_CAP, 60, 1.0, "a1a2", 4, NULL};
     assert_int_equal(store_insert_game(first, &g, err, sizeof err), 0);
     g.game_index = 1;
     assert_int_equal(store_insert_game(first, &g, err, sizeof err), 0);
@@ -730,7 +730,7 @@ static void test_games_count_only_when_committed(void **state)
     db_temp_path(path, sizeof path);
     struct store *st = open_with_run(path, &s, ids);
     struct game_record g = {ids[0], 0, 1, {"attackers", "defenders"},
-                            GAME_DRAW, REASON_PLY_CAP, 60, 1.0, "a1a2", 4};
+                            GAME_DRAW, REASON_PLY_CAP, 60, 1.0, "a1a2", 4, NULL};
     assert_int_equal(store_insert_game(st, &g, err, sizeof err), 0);
     assert_int_equal(store_commit(st, err, sizeof err), 0);
     assert_int_equal(sqlite3_exec(store_db(st), "PRAGMA defer_foreign_keys"

@@ -190,7 +190,7 @@ static void make_db(const char *path)
     for (int i = 0; i < 3; i++) {
         struct game_record g = {id, i, 1, {"attackers", "defenders"},
                                 result[i], REASON_KING_ESCAPED, 4, 1.0,
-                                moves[i], strlen(moves[i])};
+                                moves[i], strlen(moves[i]), NULL};
         struct game_opening o = {opening[i], position[i], 0};
         if (store_insert_opened_game(st, &g, &o, err, sizeof err) != 0)
             fail_msg("%s", err);

@@ -17,9 +17,12 @@
 #   slurm_clean_stale
 #                 does the same for the folders of earlier runs that were
 #                 killed before their trap ran: only /tmp/rulelab-slurm.*
-#                 folders, and only a PID whose command line names that
-#                 folder (so never a host's own slurmctld, slurmd or munged).
-#                 slurm_start calls it first.
+#                 folders whose test is gone (DIR/owner names the test
+#                 shell's PID and start time; a test still running, from
+#                 another clone say, keeps its cluster), and only a PID
+#                 whose command line names that folder (so never a host's
+#                 own slurmctld, slurmd or munged). slurm_start calls it
+#                 first.
 #
 # The settings are those of ../shared/slurm-single-node.md: no cgroups
 # (proctrack/linuxproc, task/none), no accounting, select/cons_tres with
@@ -53,11 +56,34 @@ _slurm_kill_ours() {
     return 0
 }
 
+# _slurm_start_time PID: the process's start time (field 22 of its stat,
+# in clock ticks since boot), or nothing when it is not running.
+_slurm_start_time() {
+    awk '{ print $22 }' "/proc/$1/stat" 2>/dev/null
+}
+
+# _slurm_owner_alive DIR: whether the test that made DIR still runs: DIR/owner
+# holds its shell's PID and start time (a PID reused since is another
+# process). A folder without the file is another run's that is just being
+# made, unless it is more than 5 minutes old.
+_slurm_owner_alive() {
+    local dir=$1 pid started
+    if [ ! -f "$dir/owner" ]; then
+        [ -n "$(find "$dir" -maxdepth 0 -mmin -5 2>/dev/null)" ]
+        return
+    fi
+    read -r pid started <"$dir/owner" 2>/dev/null || return 1
+    case "$pid" in '' | *[!0-9]*) return 1 ;; esac
+    [ -n "$started" ] && [ "$(_slurm_start_time "$pid")" = "$started" ]
+}
+
 slurm_clean_stale() {
     local d
     for d in "$SLURM_TEST_BASE"/rulelab-slurm.*; do
         [ -d "$d" ] || continue
         [ -n "${SLURM_TEST_DIR:-}" ] && [ "$d" = "$SLURM_TEST_DIR" ] && continue
+        # another test run's cluster, still in use: leave it alone
+        _slurm_owner_alive "$d" && continue
         echo "slurm_cluster: cleaning up $d, left by an earlier run" >&2
         _slurm_kill_ours "$d"
         rm -rf "$d"
@@ -111,6 +137,7 @@ slurm_start() {
     SLURM_TEST_DIR=$(mktemp -d "$SLURM_TEST_BASE/rulelab-slurm.XXXXXX") || return 1
     export SLURM_TEST_DIR
     local d=$SLURM_TEST_DIR
+    echo "$$ $(_slurm_start_time $$)" >"$d/owner"
     mkdir -p "$d/munge" "$d/run" "$d/log" "$d/state" "$d/spool" || return 1
     chmod 700 "$d/munge"
     # munge: a key of our own, a socket of our own

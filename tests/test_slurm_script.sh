@@ -10,6 +10,7 @@ set -u
 bin=$1
 bin=$(readlink -f "$1")
 abs_bin=$bin
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 pass=0
@@ -144,6 +145,28 @@ has "$dir/plan/tasks.sbatch" '--shard "$K/$N" --plan "$PLAN"' "each task runs it
 out=$("$bin" slurm stop.ini --tasks 2 --dir plan2 --plan "$p")
 cmp -s "$p" "$dir/plan2/plan.txt" && echo "$out" | grep -q "copied to $dir/plan2/plan.txt" \
     && ok "--plan FILE is checked and copied to DIR/plan.txt" || bad "--plan: $out"
+
+# slurm_clean_stale (tests/slurm_cluster.sh) removes only the folders of
+# test runs that are gone: another clone's test, still running, keeps its
+# cluster
+(
+    SLURM_TEST_BASE="$dir/base"
+    mkdir -p "$SLURM_TEST_BASE"
+    # shellcheck source=tests/slurm_cluster.sh
+    . "$here/slurm_cluster.sh"
+    b=$SLURM_TEST_BASE
+    mkdir "$b/rulelab-slurm.live" "$b/rulelab-slurm.dead" "$b/rulelab-slurm.reused" \
+        "$b/rulelab-slurm.new" "$b/rulelab-slurm.old"
+    echo "$$ $(_slurm_start_time $$)" >"$b/rulelab-slurm.live/owner"
+    echo "999999999 12345" >"$b/rulelab-slurm.dead/owner"
+    echo "$$ 1" >"$b/rulelab-slurm.reused/owner"
+    touch -d "10 minutes ago" "$b/rulelab-slurm.old"
+    slurm_clean_stale 2>/dev/null
+    ls "$b" | tr '\n' ' '
+) >"$dir/stale.out"
+[ "$(cat "$dir/stale.out")" = "rulelab-slurm.live rulelab-slurm.new " ] \
+    && ok "slurm_clean_stale keeps a live test's cluster and a folder being made, removes the dead, the reused PID's and the old" \
+    || bad "slurm_clean_stale left: $(cat "$dir/stale.out")"
 
 # bad input
 expect() { # expect STATUS PATTERN DESCRIPTION ARGS...

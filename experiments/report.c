@@ -491,7 +491,8 @@ int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
                        err, errsz)
         || (flag_variants(r), score_rows(r->variants, r->n_variants))
         || build_pairs(r) || report_build_compared(r)
-        || build_claims(db, sweep, r, err, errsz)) {
+        || build_claims(db, sweep, r, err, errsz)
+        || report_read_play_metrics(db, sweep, r, err, errsz)) {
         if (!*err)
             snprintf(err, errsz, "out of memory");
         rc = -1;

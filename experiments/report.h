@@ -91,6 +91,13 @@ struct report_row {
     struct report_stop stop; /* cells only; rule STOP_NONE otherwise */
     int fixed_sample; /* 0: a stop rule ended this cell (or one of this
                        * variant's cells) early, so lo, hi, p are not valid */
+    /* Cells only (report_metrics.c defines them); each NAN when none of
+     * the cell's games has what it needs: the branching factor (from the
+     * game_metrics cache), the lead changes a game and the share of a
+     * decisive game played before its winner took the lead for good (from
+     * move_stats), with the games each is over. */
+    double branching, lead_changes, lead_settled;
+    long branching_games, lead_games, settled_games;
 };
 
 struct pair_row {

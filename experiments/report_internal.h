@@ -11,6 +11,8 @@
 
 #include <stdio.h>
 
+#include <sqlite3.h>
+
 #include "report.h"
 
 /* Fills r->compares and r->trends from r->cells (report.h defines what
@@ -24,6 +26,12 @@ void report_print_compared(const struct report *r, enum report_format f,
 void report_print_trends(const struct report *r, enum report_format f,
                          FILE *out);
 void report_json_compared(const struct report *r, FILE *out);
+
+/* Fills the cells' branching factor and lead metrics (report.h) from
+ * game_metrics and move_stats, for the cells of sweep `sweep` (NULL: all).
+ * Returns 0, or -1 with a message. */
+int report_read_play_metrics(sqlite3 *db, const char *sweep,
+                             struct report *r, char *err, size_t errsz);
 
 /* The game metrics table (f not REPORT_JSON), and the JSON member
  * ",\n  \"metrics\": [...]". */

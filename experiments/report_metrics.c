@@ -2,7 +2,10 @@
  * report_metrics.c -- the game metrics per cell (report.h has the
  * definitions, after Ludii's game-evaluation metrics): decisiveness, draws
  * by the rules and by the ply cap with Wilson intervals, and the length
- * in plies; printed as a table (`rulelab report --metrics`) and as JSON.
+ * in plies; the branching factor from the game_metrics cache
+ * (metrics.h); and, from the per-move values of move_stats, lead changes
+ * and when the winner took the lead for good; printed as a table
+ * (`rulelab report --metrics`) and as JSON.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -38,6 +41,155 @@ void report_metrics(const struct report_row *c, struct report_metrics *m)
     m->mean_hi = c->fixed_sample ? c->mean_plies + half : NAN;
 }
 
+/* ---- from game_metrics and move_stats ------------------------------------ */
+
+/* The leads of one game, as its move_stats rows come in ply order. The
+ * value of row ply is the mover's, and seat 0 moves at the agents' even
+ * plies, so seat 0's view is value or 1 - value; above 1/2 seat 0 leads,
+ * below it seat 1, at 1/2 nobody (that row is passed over). */
+struct lead_walk {
+    int64_t game;
+    int winner; /* 0, 1, or -1 for a draw */
+    int plies; /* the game's agent plies */
+    int leader; /* the last leader seen, -1 none yet */
+    int changes;
+    int settled_at; /* the ply from which the winner led to the end */
+};
+
+/* Folds one row (ply, the mover's value) into the walk. */
+static void lead_step(struct lead_walk *w, int ply, double value)
+{
+    double v0 = ply % 2 == 0 ? value : 1 - value;
+    int leader = v0 > 0.5 ? 0 : v0 < 0.5 ? 1 : -1;
+    if (leader < 0)
+        return;
+    if (w->leader >= 0 && leader != w->leader)
+        w->changes++;
+    if (leader == w->winner && (w->leader != leader || w->settled_at < 0))
+        w->settled_at = ply;
+    if (leader != w->winner)
+        w->settled_at = -1;
+    w->leader = leader;
+}
+
+/* The cell row of cell id `id`, or NULL. */
+static struct report_row *cell_of(struct report *r, int64_t id)
+{
+    for (int i = 0; i < r->n_cells; i++)
+        if (r->cells[i].cell_id == id)
+            return &r->cells[i];
+    return NULL;
+}
+
+/* Adds a finished walk to its cell's sums (kept in the cell's fields,
+ * turned into means by finish_leads). */
+static void lead_done(struct report_row *c, const struct lead_walk *w)
+{
+    if (!c)
+        return;
+    c->lead_games++;
+    c->lead_changes += w->changes;
+    if (w->winner >= 0 && w->plies > 0) {
+        /* never led to the end: settled only at the last ply */
+        int at = w->settled_at >= 0 ? w->settled_at : w->plies;
+        c->settled_games++;
+        c->lead_settled += (double)at / w->plies;
+    }
+}
+
+/* Prepares sql with ?1 the sweep (NULL: all). 0, or -1 with a message. */
+static int prepare_sweep(sqlite3 *db, const char *sql, const char *sweep,
+                         sqlite3_stmt **q, char *err, size_t errsz)
+{
+    if (sqlite3_prepare_v2(db, sql, -1, q, NULL) == SQLITE_OK
+        && (!sweep || sqlite3_bind_text(*q, 1, sweep, -1, SQLITE_STATIC)
+                          == SQLITE_OK))
+        return 0;
+    snprintf(err, errsz, "reading the database: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(*q);
+    *q = NULL;
+    return -1;
+}
+
+#define SWEEP_GAMES                                                        \
+    " JOIN games g ON g.id = x.game_id JOIN cells c ON c.id = g.cell_id"   \
+    " JOIN sweeps s ON s.id = c.sweep_id WHERE (?1 IS NULL OR s.name = ?1)"
+
+int report_read_play_metrics(sqlite3 *db, const char *sweep,
+                             struct report *r, char *err, size_t errsz)
+{
+    for (int i = 0; i < r->n_cells; i++) {
+        struct report_row *c = &r->cells[i];
+        c->branching = c->lead_changes = c->lead_settled = 0;
+        c->branching_games = c->lead_games = c->settled_games = 0;
+    }
+    sqlite3_stmt *q;
+    if (prepare_sweep(db, "SELECT g.cell_id, COUNT(*), SUM(x.legal_moves),"
+                      " SUM(x.positions) FROM game_metrics x" SWEEP_GAMES
+                      " GROUP BY g.cell_id", sweep, &q, err, errsz))
+        return -1;
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        struct report_row *c = cell_of(r, sqlite3_column_int64(q, 0));
+        double positions = sqlite3_column_double(q, 3);
+        if (c && positions > 0) {
+            c->branching_games = sqlite3_column_int64(q, 1);
+            c->branching = sqlite3_column_double(q, 2) / positions;
+        }
+    }
+    sqlite3_finalize(q);
+    if (step != SQLITE_DONE
+        || prepare_sweep(db, "SELECT g.cell_id, g.id, IFNULL(g.winner_seat,"
+                         " -1), g.plies, x.ply, x.value FROM move_stats x"
+                         SWEEP_GAMES " ORDER BY g.cell_id, g.id, x.ply",
+                         sweep, &q, err, errsz)) {
+        if (step != SQLITE_DONE)
+            snprintf(err, errsz, "reading the database: %s",
+                     sqlite3_errmsg(db));
+        return -1;
+    }
+    struct lead_walk w = {0, -1, 0, -1, 0, -1};
+    struct report_row *cell = NULL;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t game = sqlite3_column_int64(q, 1);
+        if (game != w.game) {
+            if (w.game)
+                lead_done(cell, &w);
+            cell = cell_of(r, sqlite3_column_int64(q, 0));
+            w = (struct lead_walk){game, sqlite3_column_int(q, 2),
+                                   sqlite3_column_int(q, 3), -1, 0, -1};
+        }
+        lead_step(&w, sqlite3_column_int(q, 4), sqlite3_column_double(q, 5));
+    }
+    if (w.game)
+        lead_done(cell, &w);
+    sqlite3_finalize(q);
+    if (step != SQLITE_DONE) {
+        snprintf(err, errsz, "reading the database: %s", sqlite3_errmsg(db));
+        return -1;
+    }
+    for (int i = 0; i < r->n_cells; i++) {
+        struct report_row *c = &r->cells[i];
+        if (!c->branching_games)
+            c->branching = NAN;
+        c->lead_changes = c->lead_games ? c->lead_changes / c->lead_games : NAN;
+        c->lead_settled = c->settled_games ? c->lead_settled / c->settled_games
+                                           : NAN;
+    }
+    return 0;
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+/* "%.2f" of x, or "n/a" for NAN. */
+static void number_text(char *out, double x)
+{
+    if (isnan(x))
+        snprintf(out, VARIANT_TEXT_MAX, "n/a");
+    else
+        snprintf(out, VARIANT_TEXT_MAX, "%.2f", x);
+}
+
 static void share_text(char (*row)[VARIANT_TEXT_MAX], double share,
                        double lo, double hi, int valid)
 {
@@ -54,9 +206,10 @@ void report_print_metrics(const struct report *r, enum report_format f,
     static const char *const headers[] = {
         "variant", "seat0", "seat1", "games", "decisive", "decisive_ci95",
         "draws_rules", "draws_rules_ci95", "draws_cap", "draws_cap_ci95",
-        "mean_plies", "mean_plies_ci95", "median_plies"};
+        "mean_plies", "mean_plies_ci95", "median_plies", "branching",
+        "lead_changes", "lead_settled"};
     struct report_table t;
-    if (report_table_new(&t, headers, 13, r->n_cells))
+    if (report_table_new(&t, headers, 16, r->n_cells))
         return;
     for (int i = 0; i < r->n_cells; i++) {
         const struct report_row *c = &r->cells[i];
@@ -81,11 +234,18 @@ void report_print_metrics(const struct report *r, enum report_format f,
         else
             snprintf(row[11], VARIANT_TEXT_MAX, "n/a");
         snprintf(row[12], VARIANT_TEXT_MAX, "%.1f", m.median_plies);
+        number_text(row[13], c->branching);
+        number_text(row[14], c->lead_changes);
+        number_text(row[15], c->lead_settled);
     }
     report_section_title("game metrics per cell: decisive (won by either seat), "
                   "drawn by the rules, drawn by the ply cap (shares of games, "
                   "95% Wilson), length in plies (mean with 95% interval, "
-                  "median)", "metrics", f, out);
+                  "median); branching: legal moves per position (games cached "
+                  "by `rulelab metrics`); lead_changes a game and lead_settled "
+                  "(share of a decisive game before its winner led for good), "
+                  "from the agents' move values (sweeps with record = search); "
+                  "n/a: no such games", "metrics", f, out);
     report_table_print(&t, f, out);
     free(t.cells);
 }
@@ -116,8 +276,23 @@ void report_json_metrics(const struct report *r, FILE *out)
         fprintf(out, ", \"mean_plies\": %.6f, \"mean_plies_ci95\": ",
                 m.mean_plies);
         report_json_interval(out, "%.6f", ok, m.mean_lo, m.mean_hi);
-        fprintf(out, ", \"median_plies\": %.1f, \"fixed_sample\": %s}",
-                m.median_plies, ok ? "true" : "false");
+        fprintf(out, ", \"median_plies\": %.1f", m.median_plies);
+        const struct {
+            const char *name;
+            double x;
+            long games;
+        } play[] = {{"branching", c->branching, c->branching_games},
+                    {"lead_changes", c->lead_changes, c->lead_games},
+                    {"lead_settled", c->lead_settled, c->settled_games}};
+        for (int k = 0; k < 3; k++) {
+            fprintf(out, ", \"%s\": ", play[k].name);
+            if (isnan(play[k].x))
+                fprintf(out, "null");
+            else
+                fprintf(out, "%.6f", play[k].x);
+            fprintf(out, ", \"%s_games\": %ld", play[k].name, play[k].games);
+        }
+        fprintf(out, ", \"fixed_sample\": %s}", ok ? "true" : "false");
     }
     fprintf(out, "\n  ]");
 }

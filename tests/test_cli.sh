@@ -117,6 +117,16 @@ check "tune json"          0 '"positions_held_out": ' -- "$bin" tune "$dir/rate.
 check "tune csv"           0 "variant,weight,hand_set,fitted" -- "$bin" tune "$dir/rate.db" --game tafl --format csv
 check "tune agent spec"    0 "spec: ab(nodes=20000,tafl_attackers=" -- "$bin" tune "$dir/rate.db" --game tafl --agent "ab(nodes=20000)"
 check "tune bad agent"     2 "--agent takes an agent kind" -- "$bin" tune "$dir/rate.db" --game tafl --agent random
+# metrics: the replay cache, then the report's branching column
+check "metrics needs a db" 2 "needs a database"      -- "$bin" metrics
+check "metrics no db"      1 "No such file"          -- "$bin" metrics "$dir/none.db"
+check "metrics caches"     0 "40 games, 40 replayed and cached now, 0 cached before" -- "$bin" metrics "$dir/rate.db"
+check "metrics again"      0 "40 games, 0 replayed and cached now, 40 cached before" -- "$bin" metrics "$dir/rate.db" --quiet
+check "metrics no sweep"   1 "holds no games of a sweep named 'nope'" -- "$bin" metrics "$dir/rate.db" --sweep nope
+json=$("$bin" report "$dir/rate.db" --format json)
+if [ "$(grep -c '"branching": [0-9.]*, "branching_games": 20, "lead_changes": null' <<<"$json")" -eq 2 ]; then
+    pass=$((pass+1)); echo "ok   report shows both cells' cached branching factors, no lead figures without move values"
+else fail=$((fail+1)); echo "FAIL report metrics: $(grep -o '"branching[^}]*' <<<"$json")"; fi
 rm -rf "$dir"
 for f in "$(dirname "$0")"/../experiments/sweeps/*.ini; do
     check "sweep $(basename "$f") parses" 0 "games" -- "$bin" run "$f" --dry-run --calibrate 0

@@ -105,7 +105,7 @@ void cli_print_legal_moves(const struct game *g, const void *st);
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
     cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,
     cmd_verify, cmd_claim, cmd_migrate, cmd_ratings, cmd_tactics, cmd_merge,
-    cmd_tune, cmd_slurm;
+    cmd_tune, cmd_slurm, cmd_metrics;
 
 /* Dispatches argv (argv[0] the program) to a command and returns the exit
  * status: the command's, or CLI_FAIL when a command that succeeded could

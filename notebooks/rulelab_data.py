@@ -475,6 +475,72 @@ def game_metrics(summary):
     return with_share(out, "draws_cap", "cap_draws")
 
 
+def play_metrics(con):
+    """The report's metrics that need more than the games' rows, one row
+    per cell (variant, agent0_name, agent1_name): branching (legal moves
+    per position over the games cached by `rulelab metrics`, with
+    branching_games), lead_changes (changes of leader a game, over the
+    lead_games with per-move values from `record = search`) and
+    lead_settled (the share of a decisive game played before its winner
+    led for good, over settled_games). At each recorded ply the seat whose
+    value is above 1/2 leads; the mover's value v at an odd ply (seat 1
+    moves) is 1 - v for seat 0; exactly 1/2 leads nobody. NaN where a cell
+    has none. Empty when the database has neither table."""
+    keys = ["variant", "agent0_name", "agent1_name"]
+    cells = pd.read_sql_query(
+        "SELECT DISTINCT cell_id, variant, agent0_name, agent1_name FROM"
+        " game_view", con).set_index("cell_id")
+    out = cells.copy()
+    for col in ["branching", "lead_changes", "lead_settled"]:
+        out[col] = math.nan
+    for col in ["branching_games", "lead_games", "settled_games"]:
+        out[col] = 0
+    if table_exists(con, "game_metrics"):
+        b = pd.read_sql_query(
+            "SELECT g.cell_id, COUNT(*) AS n, SUM(m.legal_moves) AS legal,"
+            " SUM(m.positions) AS positions FROM game_metrics m JOIN games g"
+            " ON g.id = m.game_id GROUP BY g.cell_id", con).set_index("cell_id")
+        b = b[b["positions"] > 0]
+        out.loc[b.index, "branching"] = b["legal"] / b["positions"]
+        out.loc[b.index, "branching_games"] = b["n"]
+    if table_exists(con, "move_stats"):
+        rows = pd.read_sql_query(
+            "SELECT g.cell_id, g.id, g.winner_seat, g.plies, m.ply, m.value"
+            " FROM move_stats m JOIN games g ON g.id = m.game_id ORDER BY"
+            " g.id, m.ply", con)
+        per_cell = {}
+        for (cell, _), game in rows.groupby(["cell_id", "id"], sort=False):
+            winner = game["winner_seat"].iloc[0]
+            plies = int(game["plies"].iloc[0])
+            leaders = []
+            for ply, value in zip(game["ply"], game["value"]):
+                v0 = value if ply % 2 == 0 else 1 - value
+                if v0 != 0.5:
+                    leaders.append((int(ply), 0 if v0 > 0.5 else 1))
+            changes = sum(1 for a, b in zip(leaders, leaders[1:]) if a[1] != b[1])
+            acc = per_cell.setdefault(cell, [0, 0.0, 0, 0.0])
+            acc[0] += 1
+            acc[1] += changes
+            if not pd.isna(winner) and plies > 0:
+                settled = plies
+                if leaders and leaders[-1][1] == winner:
+                    settled = leaders[-1][0]
+                    for ply, who in reversed(leaders):
+                        if who != winner:
+                            break
+                        settled = ply
+                acc[2] += 1
+                acc[3] += settled / plies
+        for cell, (n, changes, m, settled) in per_cell.items():
+            out.loc[cell, "lead_games"] = n
+            out.loc[cell, "lead_changes"] = changes / n
+            out.loc[cell, "settled_games"] = m
+            out.loc[cell, "lead_settled"] = settled / m if m else math.nan
+    return out.reset_index(drop=True)[keys + [
+        "branching", "branching_games", "lead_changes", "lead_games",
+        "lead_settled", "settled_games"]]
+
+
 def change(a, b, digits=2, percent=False, unit=""):
     """Words for the change from a to b, each (value, lo, hi): 'rises from
     0.40 to 0.55 (95% intervals apart)' or '... (intervals overlap)'."""

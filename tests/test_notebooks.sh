@@ -85,6 +85,7 @@ cat >"$dir/tiny.ini" <<'INI'
 name = notebooks_test
 seed = 3
 games = 6
+record = search
 [game tafl]
 repetition_limit = 0, 3
 first = attackers, defenders
@@ -107,6 +108,7 @@ if "$bin" run "$dir/tiny.ini" --db "$dir/tiny.db" --threads 2 --quiet; then
 else bad "tiny sweep failed"; fi
 
 # rulelab_stats against the report, row by row (cells and variants).
+"$bin" metrics "$dir/tiny.db" --quiet >/dev/null || bad "rulelab metrics on tiny.db failed"
 "$bin" report "$dir/tiny.db" --format json >"$dir/report.json"
 if out=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/notebooks" "$py" - "$dir/report.json" <<'PY'
 import json, sys
@@ -215,6 +217,34 @@ print(f"{len(mine)} cells, largest difference {worst:.1e}")
 PY
 ); then ok "rulelab_data.game_metrics agrees with the report: $out"
 else bad "rulelab_data.game_metrics differs from the report: $out"; fi
+
+# The metrics from game_metrics and move_stats (rulelab_data.play_metrics,
+# its own walk over the values), against the report's.
+if out=$(pycheck "$dir/tiny.db" "$dir/report.json" <<'PY' 2>&1
+import json, math, sys
+import rulelab_data as rd
+report = json.load(open(sys.argv[2]))
+mine = rd.play_metrics(rd.connect(sys.argv[1]))
+mine = {(r.variant, r.agent0_name, r.agent1_name): r for r in mine.itertuples()}
+assert len(mine) == len(report["metrics"]) > 0, (len(mine), len(report["metrics"]))
+worst, leads = 0.0, 0
+for m in report["metrics"]:
+    r = mine[(m["variant"], m["seat0"], m["seat1"])]
+    for name in ["branching", "lead_changes", "lead_settled"]:
+        a, b = getattr(r, name), m[name]
+        assert (b is None) == math.isnan(a), (name, m, r)
+        if b is not None:
+            worst = max(worst, abs(a - b))
+            assert abs(a - b) <= 1e-5 * max(1.0, abs(b)), (name, m, r)
+    assert r.branching_games == m["branching_games"] == m["games"], (m, r)
+    assert r.lead_games == m["lead_changes_games"], (m, r)
+    assert r.settled_games == m["lead_settled_games"], (m, r)
+    leads += m["lead_changes"] is not None
+assert leads > 0, "no cell with move values"
+print(f"{len(mine)} cells, {leads} with move values, largest difference {worst:.1e}")
+PY
+); then ok "rulelab_data.play_metrics agrees with the report: $out"
+else bad "rulelab_data.play_metrics differs from the report: $out"; fi
 
 # The skill trace, from the games (rulelab_data.skill_trace, with its own
 # ratings fit, rulelab_stats.ratings_fit), against `report --skill-trace`:

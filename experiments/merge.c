@@ -36,7 +36,7 @@
 const char *const merge_tables[] = {"meta",   "sweeps", "runs",
                                     "variants", "agents", "cells",
                                     "games",  "claims", "move_stats",
-                                    "game_metrics", NULL};
+                                    "game_metrics", "tunings", NULL};
 
 /* The game columns whose content a shard and a one-machine run share. */
 #define GAME_CONTENT_DIFFERS                                                 \
@@ -202,7 +202,8 @@ static int read_marker(struct merge *m, char *buf, size_t n)
         " (SELECT COUNT(*) FROM src.agents) || ':' || (SELECT COUNT(*) FROM"
         " src.meta) || '|' || (SELECT COUNT(*) FROM src.move_stats) || ':' ||"
         " (SELECT COUNT(*) || ':' || IFNULL(MAX(game_id), 0) || ':' ||"
-        " IFNULL(SUM(engine_behaviour), 0) FROM src.game_metrics)";
+        " IFNULL(SUM(engine_behaviour), 0) FROM src.game_metrics) || '|' ||"
+        " (SELECT COUNT(*) || ':' || IFNULL(MAX(id), 0) FROM src.tunings)";
     int found = first_row(m, sql, buf, n);
     if (found < 0)
         return -1;
@@ -509,6 +510,20 @@ static int merge_move_data(struct merge *m)
                    " excluded.engine_behaviour > engine_behaviour");
 }
 
+/* Tunings, by variant (identity), time and fitted weights: one OUT holds
+ * already is kept. */
+static int merge_tunings(struct merge *m)
+{
+    return exec(m, "INSERT INTO main.tunings (variant_id, sweep, created,"
+                " positions, held_out, games, loss_hand, loss_fitted,"
+                " hand_weights, fitted_weights, spec) SELECT mv.out, t.sweep,"
+                " t.created, t.positions, t.held_out, t.games, t.loss_hand,"
+                " t.loss_fitted, t.hand_weights, t.fitted_weights, t.spec FROM"
+                " src.tunings t JOIN temp.map_variant mv ON mv.src ="
+                " t.variant_id WHERE true ON CONFLICT (variant_id, created,"
+                " fitted_weights) DO NOTHING");
+}
+
 /* Merges the ATTACHed input in one transaction. */
 static int merge_one(struct merge *m, struct merge_input_result *res)
 {
@@ -525,7 +540,7 @@ static int merge_one(struct merge *m, struct merge_input_result *res)
     }
     if (merge_sweeps(m) || merge_variants_agents(m) || merge_cells(m)
         || merge_runs(m) || merge_games(m, res) || merge_claims_meta(m)
-        || merge_move_data(m))
+        || merge_move_data(m) || merge_tunings(m))
         goto fail;
     time_t t = time(NULL);
     struct tm tm;

@@ -492,7 +492,8 @@ int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
         || (flag_variants(r), score_rows(r->variants, r->n_variants))
         || build_pairs(r) || report_build_compared(r)
         || build_claims(db, sweep, r, err, errsz)
-        || report_read_play_metrics(db, sweep, r, err, errsz)) {
+        || report_read_play_metrics(db, sweep, r, err, errsz)
+        || report_read_tunings(db, r, err, errsz)) {
         if (!*err)
             snprintf(err, errsz, "out of memory");
         rc = -1;
@@ -513,6 +514,7 @@ void report_free(struct report *r)
     free(r->claims);
     free(r->compares);
     free(r->trends);
+    free(r->tunings);
     report_free_skill(r);
     memset(r, 0, sizeof *r);
 }
@@ -751,6 +753,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         fprintf(out, "\n  ]");
         report_json_compared(r, out);
         report_json_metrics(r, out);
+        report_json_tunings(r, out);
         if (r->skill_trace)
             report_json_skill(r, out);
         fprintf(out, ",\n  \"claims\": [");
@@ -796,6 +799,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         report_print_trends(r, f, out);
     if (r->print_metrics)
         report_print_metrics(r, f, out);
+    report_print_tunings(r, f, out);
     if (r->skill_trace)
         report_print_skill(r, f, out);
     if (r->n_claims)

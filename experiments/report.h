@@ -226,6 +226,19 @@ struct skill_variant {
     char why[256]; /* how the verdict was reached, in words */
 };
 
+/* The latest `rulelab tune --save` of a variant (the tunings table). */
+#define TUNING_MAX_WEIGHTS 32
+struct tuning_row {
+    char variant[VARIANT_TEXT_MAX], short_variant[VARIANT_TEXT_MAX];
+    char created[32], sweep[VARIANT_TEXT_MAX]; /* sweep "": every game */
+    long positions, held_out, games;
+    double loss_hand, loss_fitted; /* held-out log-loss; NAN: none held out */
+    char spec[VARIANT_TEXT_MAX]; /* the fitted agent spec */
+    int n_weights;
+    char name[TUNING_MAX_WEIGHTS][64];
+    double hand[TUNING_MAX_WEIGHTS], fitted[TUNING_MAX_WEIGHTS];
+};
+
 struct report {
     struct report_row *cells, *variants;
     int n_cells, n_variants;
@@ -237,6 +250,8 @@ struct report {
     int n_compares;
     struct trend_row *trends;
     int n_trends;
+    struct tuning_row *tunings; /* one per variant of the report tuned */
+    int n_tunings;
     int print_metrics; /* report_print adds the game metrics table (JSON
                         * always has it); 0 after report_build */
     /* the skill trace, after report_build_skill (every format prints it

@@ -33,6 +33,17 @@ void report_json_compared(const struct report *r, FILE *out);
 int report_read_play_metrics(sqlite3 *db, const char *sweep,
                              struct report *r, char *err, size_t errsz);
 
+/* Fills r->tunings: the latest saved tuning of each of r->variants.
+ * Returns 0, or -1 with a message. */
+int report_read_tunings(sqlite3 *db, struct report *r, char *err,
+                        size_t errsz);
+
+/* The fitted weights table (f not REPORT_JSON; nothing when none), and
+ * the JSON member ",\n  \"tunings\": [...]". */
+void report_print_tunings(const struct report *r, enum report_format f,
+                          FILE *out);
+void report_json_tunings(const struct report *r, FILE *out);
+
 /* The game metrics table (f not REPORT_JSON), and the JSON member
  * ",\n  \"metrics\": [...]". */
 void report_print_metrics(const struct report *r, enum report_format f,

@@ -22,7 +22,7 @@
 /* The schema version this program writes and reads (meta.schema_version).
  * Opening a database for writing migrates an older one up to it; opening
  * one for reading needs exactly it. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 

@@ -162,12 +162,28 @@ static const char *const to_version_5[] = {
     " engine_behaviour INTEGER NOT NULL)",
     NULL};
 
+/* Version 6: evaluation weights fitted by `rulelab tune --save`, one row
+ * per variant tuned: when, on what (the sweep, or NULL for every game of
+ * the variant; training and held-out positions, games), the held-out
+ * log-loss of the hand-set and the fitted weights (NULL without held-out
+ * positions), both weight lists as "name=value,..." in the evaluation's
+ * order, and the fitted agent spec. */
+static const char *const to_version_6[] = {
+    "CREATE TABLE tunings (id INTEGER PRIMARY KEY, variant_id INTEGER NOT"
+    " NULL REFERENCES variants(id), sweep TEXT, created TEXT NOT NULL,"
+    " positions INTEGER NOT NULL, held_out INTEGER NOT NULL, games INTEGER"
+    " NOT NULL, loss_hand REAL, loss_fitted REAL, hand_weights TEXT NOT"
+    " NULL, fitted_weights TEXT NOT NULL, spec TEXT NOT NULL, UNIQUE"
+    " (variant_id, created, fitted_weights))",
+    NULL};
+
 /* The chain: migrations[i] takes a database from version i to i + 1. A
  * later change appends a migration and bumps STORE_SCHEMA_VERSION; it never
  * edits one already released (tests/fixtures/ holds databases made before
  * each, and every migration is tested on them). */
 static const char *const *const migrations[] = {
-    to_version_1, to_version_2, to_version_3, to_version_4, to_version_5};
+    to_version_1, to_version_2, to_version_3, to_version_4, to_version_5,
+    to_version_6};
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

@@ -142,6 +142,14 @@ int tune_variant(sqlite3 *db, const char *variant, const struct tune_options *o,
 void tune_spec(const struct tune_result *r, const char *agent, char *buf,
                size_t n);
 
+/* Saves the results of n variants (tuned on sweep `sweep`, or NULL: every
+ * game) in st's tunings table, one row each, stamped now; spec as
+ * tune_spec's with agent. Takes the writer lock. Returns 0, or -1 with a
+ * message. */
+struct store;
+int tune_save(struct store *st, const struct tune_result *r, int n,
+              const char *sweep, const char *agent, char *err, size_t errsz);
+
 /* Prints the results of n variants in format f; agent as tune_spec's. */
 void tune_print(const struct tune_result *r, int n, const struct tune_options *o,
                 const char *agent, enum report_format f, FILE *out);

@@ -480,13 +480,14 @@ static void test_merge_copies_every_table(void **state)
         names[n++] = merge_tables[i];
     names[n++] = "merges";
     /* sorted by hand ('_' sorts before letters): agents cells claims
-     * game_metrics games merges meta move_stats runs sweeps variants */
+     * game_metrics games merges meta move_stats runs sweeps tunings
+     * variants */
     static const char *const order[] = {"agents", "cells", "claims",
                                         "game_metrics", "games", "merges",
                                         "meta", "move_stats", "runs",
-                                        "sweeps", "variants"};
-    assert_int_equal(n, 11);
-    for (int i = 0; i < 11; i++) {
+                                        "sweeps", "tunings", "variants"};
+    assert_int_equal(n, 12);
+    for (int i = 0; i < 12; i++) {
         int found = 0;
         for (int j = 0; j < n; j++)
             found |= strcmp(names[j], order[i]) == 0;

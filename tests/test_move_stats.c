@@ -216,7 +216,7 @@ static void test_merge_carries_rows(void **state)
 
 /* ---- the migration ------------------------------------------------------ */
 
-/* A schema-4 database made by bdf4274 migrates to 5: every old row kept,
+/* A schema-4 database made by bdf4274 migrates up: every old row kept,
  * the two new tables empty; it merges into a new database. */
 static void test_migration_from_schema_4(void **state)
 {
@@ -240,7 +240,7 @@ static void test_migration_from_schema_4(void **state)
         fail_msg("%s", err);
     store_close(st);
     assert_int_equal(db_count(old, "SELECT value FROM meta WHERE key ="
-                     " 'schema_version'"), 5);
+                     " 'schema_version'"), STORE_SCHEMA_VERSION);
     for (int i = 0; i < 7; i++) {
         char sql[64];
         snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1", tables[i]);

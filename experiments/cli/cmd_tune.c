@@ -46,6 +46,24 @@ static int check_agent(const char *agent, const struct tune_result *r)
     return 0;
 }
 
+/* --save: the results into path's tunings table, through a store of its
+ * own opened for writing. Returns 0, or -1 after saying why on stderr. */
+static int save_results(const char *path, const struct tune_result *r, int n,
+                        const char *sweep, const char *agent)
+{
+    struct store *st;
+    char err[1024];
+    if (store_open(path, 0, &st, err, sizeof err) != 0
+        || tune_save(st, r, n, sweep, agent, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab tune: --save: %s\n", err);
+        return -1;
+    }
+    store_close(st);
+    fprintf(stderr, "rulelab tune: saved the fitted weights of %d variant%s "
+            "in %s (rulelab report shows them)\n", n, n == 1 ? "" : "s", path);
+    return 0;
+}
+
 /* `rulelab tune` (the run contract of struct cli_command): the fitted
  * weights of every variant of the game (or of --variant) on stdout;
  * CLI_FAIL when the database cannot be read, holds no games of the game,
@@ -57,6 +75,7 @@ static int run_tune(int argc, char **argv)
                *holdout_text = NULL, *seed_text = NULL, *l2_text = NULL,
                *skip_text = NULL,
                *agent = "ab", *pos[1];
+    int save = 0;
     const struct cli_option opts[] = {
         {"--format", &format, NULL},      {"--sweep", &sweep, NULL},
         {"--game", &game_name, NULL},     {"--variant", &variant_text, NULL},
@@ -64,7 +83,8 @@ static int run_tune(int argc, char **argv)
         {"--holdout", &holdout_text, NULL},
         {"--seed", &seed_text, NULL},     {"--l2", &l2_text, NULL},
         {"--skip-plies", &skip_text, NULL},
-        {"--agent", &agent, NULL},        {NULL, NULL, NULL}};
+        {"--agent", &agent, NULL},        {"--save", NULL, &save},
+        {NULL, NULL, NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_tune,
                          "needs a database", &rc))
@@ -162,6 +182,9 @@ static int run_tune(int argc, char **argv)
     }
     tune_print(results, n_results, &o, agent, (enum report_format)f, stdout);
     rc = cli_finish_output(stdout, "tune", "the weights") ? CLI_FAIL : CLI_OK;
+    if (rc == CLI_OK && save
+        && save_results(pos[0], results, n_results, sweep, agent) != 0)
+        rc = CLI_FAIL;
 cleanup:
     free(results);
     free(variants);
@@ -174,7 +197,7 @@ const struct cli_command cmd_tune = {
     "usage: rulelab tune DB --game G [--variant SPEC] [--sweep NAME]\n"
     "                    [--positions N] [--skip-plies K] [--holdout F]\n"
     "                    [--seed S] [--l2 L]"
-" [--agent SPEC]\n"
+" [--agent SPEC] [--save]\n"
     "                    [--format table|csv|json|markdown]\n\n"
     "Fits the evaluation weights of game G (every <game>_<feature> parameter\n"
     "of the agents that evaluate) to the stored games, Texel-style, each\n"
@@ -216,5 +239,8 @@ const struct cli_command cmd_tune = {
     "                  0: plain maximum likelihood)\n"
     "  --agent SPEC    the kind (default ab) or a spec (ab(nodes=20000))\n"
     "                  the fitted weights are printed into\n"
-    "  --format F      table (default), csv, json or markdown\n",
+    "  --format F      table (default), csv, json or markdown\n"
+    "  --save          also keep the fitted weights in DB's tunings table\n"
+    "                  (it writes DB, so not while a run writes it); `rulelab\n"
+    "                  report` then shows each variant's latest\n",
     run_tune};

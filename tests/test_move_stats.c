@@ -21,6 +21,7 @@
 
 #include "db_helpers.h"
 #include "merge.h"
+#include "migration_helpers.h"
 #include "runner.h"
 #include "shard.h"
 #include "store.h"
@@ -224,31 +225,9 @@ static void test_migration_from_schema_4(void **state)
     char old[64], out[64], err[1024];
     db_temp_path(old, sizeof old);
     db_temp_path(out, sizeof out);
-    db_exec_file(old, RULELAB_FIXTURES "/bdf4274.sql");
-    assert_int_equal(db_count(old, "SELECT value FROM meta WHERE key ="
-                     " 'schema_version'"), 4);
     static const char *const tables[] = {"games", "cells", "runs", "sweeps",
                                          "variants", "agents", "claims"};
-    char *before[7];
-    for (int i = 0; i < 7; i++) {
-        char sql[64];
-        snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1", tables[i]);
-        before[i] = db_rows(old, sql);
-    }
-    struct store *st;
-    if (store_open(old, 0, &st, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    store_close(st);
-    assert_int_equal(db_count(old, "SELECT value FROM meta WHERE key ="
-                     " 'schema_version'"), STORE_SCHEMA_VERSION);
-    for (int i = 0; i < 7; i++) {
-        char sql[64];
-        snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1", tables[i]);
-        char *after = db_rows(old, sql);
-        assert_string_equal(before[i], after);
-        free(after);
-        free(before[i]);
-    }
+    migrate_keeping_rows(old, RULELAB_FIXTURES "/bdf4274.sql", 4, tables, 7);
     /* tests/fixtures/bdf4274.ini: 2 cells x 2 games */
     assert_int_equal(db_count(old, "SELECT COUNT(*) FROM games"), 4);
     assert_int_equal(db_count(old, "SELECT COUNT(*) FROM move_stats"), 0);

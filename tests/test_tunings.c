@@ -19,6 +19,7 @@
 #include "db_helpers.h"
 #include "eval.h"
 #include "merge.h"
+#include "migration_helpers.h"
 #include "report.h"
 #include "runner.h"
 #include "store.h"
@@ -171,33 +172,11 @@ static void test_merged_once(void **state)
 static void test_migration_from_schema_5(void **state)
 {
     (void)state;
-    char old[64], err[1024];
+    char old[64];
     db_temp_path(old, sizeof old);
-    db_exec_file(old, RULELAB_FIXTURES "/7e6a745.sql");
-    assert_int_equal(db_count(old, "SELECT value FROM meta WHERE key ="
-                     " 'schema_version'"), 5);
     static const char *const tables[] = {"games", "cells", "runs", "sweeps",
                                          "move_stats", "game_metrics"};
-    char *before[6];
-    for (int i = 0; i < 6; i++) {
-        char sql[64];
-        snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[i]);
-        before[i] = db_rows(old, sql);
-    }
-    struct store *st;
-    if (store_open(old, 0, &st, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    store_close(st);
-    assert_int_equal(db_count(old, "SELECT value FROM meta WHERE key ="
-                     " 'schema_version'"), STORE_SCHEMA_VERSION);
-    for (int i = 0; i < 6; i++) {
-        char sql[64];
-        snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[i]);
-        char *after = db_rows(old, sql);
-        assert_string_equal(before[i], after);
-        free(after);
-        free(before[i]);
-    }
+    migrate_keeping_rows(old, RULELAB_FIXTURES "/7e6a745.sql", 5, tables, 6);
     /* tests/fixtures/7e6a745.ini: 2 games of random against MCTS, MCTS's
      * plies recorded, both games cached */
     assert_int_equal(db_count(old, "SELECT COUNT(*) FROM games"), 2);

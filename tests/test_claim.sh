@@ -15,10 +15,8 @@ set -u
 bin=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
 # 12 random Serbest games: every game has a claim position (its first
 # position, the empty board with both kings in hand, is one), so a full
@@ -175,5 +173,4 @@ if [ $? -eq 0 ]; then
     ok "kill campaign:$(head -n 1 <<<"$out" | cut -d: -f2 | cut -d, -f1);$(tail -n 1 <<<"$out" | cut -d: -f2-)"
 else bad "kill campaign: $out"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

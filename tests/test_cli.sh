@@ -4,24 +4,8 @@
 # Usage: test_cli.sh PATH/TO/rulelab
 set -u
 bin=$1
-pass=0
-fail=0
-
-check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
-    local name=$1 want_rc=$2 want_text=$3
-    shift 4
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want_text" <<<"$out"; then
-        echo "FAIL $name: rc=$rc (want $want_rc), output:"
-        sed 's/^/    /' <<<"$out" | head -20
-        fail=$((fail + 1))
-    else
-        echo "ok   $name"
-        pass=$((pass + 1))
-    fi
-}
+# shellcheck source=tests/sh_helpers.sh
+. "$(dirname "$0")/sh_helpers.sh"
 
 check "no command"         2 "usage: rulelab"        -- "$bin"
 check "main help"          0 "perft"                 -- "$bin" --help
@@ -166,5 +150,4 @@ check "ply overflow"       1 "ply '4294967296' is too large" -- "$bin" show tafl
 check "serbest no king"    1 "white has no king"     -- "$bin" show serbest --position "10/10/10/10/10/10/10/10/10/10[] w"
 check "serbest king in hand" 0 "to move:  white"     -- "$bin" show serbest --position "k9/10/10/10/10/10/10/10/10/10[K] w"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

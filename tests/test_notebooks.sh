@@ -24,10 +24,8 @@ figures=$root/scripts/figures.sh
 py=/usr/bin/python3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
 # Every figure a notebook always draws, by name.
 expected="
@@ -398,5 +396,4 @@ if "$figures" --help | grep -q "^Usage: scripts/figures.sh"; then
     ok "--help"
 else bad "--help"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -18,10 +18,8 @@ bin=$1
 script="$(cd "$(dirname "$0")/.." && pwd)/scripts/princess_blunders.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
 cat >"$dir/s.ini" <<'INI'
 [sweep]
@@ -67,5 +65,4 @@ row=$(echo "$out" | awk '$1 == "all" { print $2, $3, $4, $5, $6 }')
 /usr/bin/python3 "$script" "$dir/none.db" >/dev/null 2>&1
 [ $? -eq 2 ] && ok "missing db" || bad "missing db"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -12,24 +12,8 @@ py=/usr/bin/python3
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
-
-check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
-    local name=$1 want_rc=$2 want_text=$3
-    shift 4
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want_text" <<<"$out"; then
-        bad "$name: rc=$rc (want $want_rc), output:"
-        sed 's/^/    /' <<<"$out" | head -20
-    else
-        ok "$name"
-    fi
-}
+# shellcheck source=tests/sh_helpers.sh
+. "$root/tests/sh_helpers.sh"
 
 cat >"$dir/small.ini" <<'INI'
 [sweep]
@@ -285,5 +269,4 @@ if [ "$won" -gt 0 ] && [ "$wrong" -eq 0 ] && [ "$sides" = defenders ] \
     ok "openings: seat 0 plays the side to move, $won games won by king: winner's side right, 16 of 16 replay"
 else bad "openings: won $won, wrong winner side $wrong, side0 '$sides', replayed $replayed of 16"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -11,10 +11,8 @@ set -u
 bin=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
 cat >"$dir/s.ini" <<'INI'
 [sweep]
@@ -117,5 +115,4 @@ games=$(sqlite3 :memory: "SELECT json_valid(readfile('$dir/r.json')),
 [ "$games" = "1|$total" ] && ok "report --format json: valid, $total games in its cells" \
     || bad "report json: '$games'"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -9,24 +9,8 @@ bin=$1
 fixtures=$(cd "$(dirname "$0")/fixtures" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-
-check() { # check NAME EXPECTED_RC EXPECTED_TEXT -- command...
-    local name=$1 want_rc=$2 want_text=$3
-    shift 4
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want_text" <<<"$out"; then
-        echo "FAIL $name: rc=$rc (want $want_rc), output:"
-        sed 's/^/    /' <<<"$out" | head -20
-        fail=$((fail + 1))
-    else
-        echo "ok   $name"
-        pass=$((pass + 1))
-    fi
-}
+# shellcheck source=tests/sh_helpers.sh
+. "$(dirname "$0")/sh_helpers.sh"
 
 cat >"$dir/s.ini" <<'INI'
 [sweep]
@@ -133,5 +117,4 @@ for k in 0 1; do
     else echo "FAIL shard $k played cells '$got', the plan deals it '$want'"; fail=$((fail + 1)); fi
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -31,10 +31,8 @@ w=$(mktemp -d /tmp/rulelab-slurm-test-work.XXXXXX)
 cleanup() { slurm_stop; rm -rf "$w"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 die() { bad "$1"; slurm_logs; echo "$pass passed, $fail failed"; exit 1; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -290,5 +288,4 @@ echo "timings: one-machine run ${t_one} s;" \
     "slurm array of 4 + merge (with a requeue and a cancel) ${t_array} s;" \
     "resubmitted task + merge ${t_again} s; stop-rule sweep in 2 tasks + merge ${t_stop} s;" \
     "whole test $(since "$t_start") s"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -13,10 +13,8 @@ abs_bin=$bin
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 has() { # has FILE TEXT DESCRIPTION: FILE holds the line fragment TEXT
     if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in $1"; fi
 }
@@ -202,5 +200,4 @@ expect 1 "the plan deals 2 shards, not 3" "a plan for other N" stop.ini --tasks 
 "$bin" slurm --help | grep -q -- "--submit" && "$bin" slurm --help | grep -q "Example" \
     && ok "--help shows the options and an example" || bad "--help"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

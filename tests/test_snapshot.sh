@@ -10,10 +10,8 @@ set -u
 bin=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
 cat >"$dir/s.ini" <<'INI'
 [sweep]
@@ -119,5 +117,4 @@ rc=$?
     && ok "a copy that cannot be written fails the run, saying why" \
     || bad "unwritable snapshot: $(cat "$dir/err")"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

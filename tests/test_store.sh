@@ -17,10 +17,8 @@ bin=$1
 fixtures=$(cd "$(dirname "$0")/fixtures" && pwd)
 dir=$(mktemp -d)
 trap 'chmod -R u+w "$dir"; rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
 # ---- versions and `rulelab migrate`
 sqlite3 "$dir/old.db" <"$fixtures/cbdcb07.sql"
@@ -139,5 +137,4 @@ if [ $? -eq 2 ] && grep -q "needs a path" <<<"$out"; then
     ok "run --db \"\" is refused"
 else bad "run --db \"\": $out"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -14,10 +14,8 @@ set -u
 bin=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
 "$bin" tactics --help | grep -q 'usage: rulelab tactics' \
     && ok "--help" || bad "--help"
@@ -74,5 +72,4 @@ listed=$(grep -c '^missed	random	tafl	' "$dir/err")
         | grep -q . \
     && ok "missed ($listed of 2)" || bad "missed: $unsolved vs $(cat "$dir/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

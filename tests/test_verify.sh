@@ -16,10 +16,8 @@ bin=$1
 gen=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# shellcheck source=tests/sh_helpers.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 here=$(dirname "$0")
 
 "$gen" 4 >"$dir/w4.proof" 2>/dev/null || bad "big_proof 4 failed"
@@ -61,5 +59,4 @@ else
     echo "skip the memory limit: even a small proof cannot run under ulimit -v $limit here"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -49,9 +49,10 @@ static int calibrate_cell(const struct sweep *s, const struct sweep_cell *c,
 }
 
 int cost_calibrate(const struct sweep *s, double seconds, int threads,
-                   struct cell_cost *out, char *err, size_t errsz)
+                   struct cell_cost *out, void (*progress)(int done, int n),
+                   char *err, size_t errsz)
 {
-    int failed = 0;
+    int failed = 0, done = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int i = 0; i < s->n_cells; i++) {
         int stop;
@@ -69,6 +70,13 @@ int cost_calibrate(const struct sweep *s, double seconds, int threads,
                 snprintf(err, errsz, "calibrating cell %d (%s): %s", i,
                          s->cells[i].variant_text, e);
             }
+            continue;
+        }
+#pragma omp critical(cost_progress)
+        {
+            done++;
+            if (progress)
+                progress(done, s->n_cells);
         }
     }
     return failed ? -1 : 0;

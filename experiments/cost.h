@@ -29,10 +29,13 @@ struct cell_cost {
 /* Plays the first games of every cell of s (game 0, 1, ... while the
  * cell's CPU time is below `seconds`, at least one, at most
  * COST_MAX_GAMES and the cell's number of games) on `threads` threads,
- * cells spread over them, into out[0..s->n_cells-1]. Returns 0, or -1
- * with a message (an agent cannot be made, memory is short). */
+ * cells spread over them, into out[0..s->n_cells-1]. progress (may be
+ * NULL) is called, one call at a time, with the cells done after each.
+ * Returns 0, or -1 with a message (an agent cannot be made, memory is
+ * short). */
 int cost_calibrate(const struct sweep *s, double seconds, int threads,
-                   struct cell_cost *out, char *err, size_t errsz);
+                   struct cell_cost *out, void (*progress)(int done, int n),
+                   char *err, size_t errsz);
 
 /* The estimated CPU-seconds of the games of shard sh (sh->n 0: of the
  * whole sweep, counting every game of a stop-rule cell): each cell's

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store.h"
 
@@ -248,4 +249,19 @@ int cli_main(int argc, char **argv)
     fprintf(stderr, "rulelab: unknown command '%s'\n\n", argv[1]);
     print_main_usage(stderr);
     return CLI_USAGE;
+}
+
+void cli_progress_cells(int done, int n)
+{
+    static int shown;
+    if (!isatty(fileno(stderr)))
+        return;
+    if (done < 0) {
+        if (shown)
+            fputc('\n', stderr);
+        shown = 0;
+        return;
+    }
+    fprintf(stderr, "\rcalibrated %d of %d cells", done, n);
+    shown = 1;
 }

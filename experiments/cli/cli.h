@@ -101,6 +101,11 @@ void cli_draw_board(const struct game *g, const void *st);
  * the game's notation on stdout, twelve to a line. */
 void cli_print_legal_moves(const struct game *g, const void *st);
 
+/* A calibration's progress line on stderr, "calibrated D of N cells",
+ * rewritten in place when stderr is a terminal (nothing otherwise);
+ * done -1 ends the line. */
+void cli_progress_cells(int done, int n);
+
 /* The commands, each defined in its cmd_<name>.c. */
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
     cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,

@@ -133,10 +133,12 @@ static int dry_run(const struct sweep *s, const struct shard *sh,
             return CLI_FAIL;
         }
         fprintf(stderr, "calibrating: each cell's first games, up to %.2g "
-                "CPU-s a cell on %d threads (--calibrate 0: none)\n",
-                calibrate, threads);
-        if (cost_calibrate(s, calibrate, threads, cost, err, sizeof err)
-            != 0) {
+                "CPU-s a cell on %d thread%s (--calibrate 0: none)\n",
+                calibrate, threads, threads == 1 ? "" : "s");
+        int ok = cost_calibrate(s, calibrate, threads, cost,
+                                cli_progress_cells, err, sizeof err) == 0;
+        cli_progress_cells(-1, s->n_cells);
+        if (!ok) {
             fprintf(stderr, "rulelab run: %s\n", err);
             free(cost);
             return CLI_FAIL;

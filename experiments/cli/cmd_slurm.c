@@ -166,9 +166,13 @@ static int prepare_plan(const struct sweep *s, const char *given,
     }
     fprintf(stderr, "rulelab slurm: the sweep stops cells early, so shards "
             "play whole cells; calibrating each cell (up to %.2g CPU-s a "
-            "cell, %d threads) to deal them by cost (--calibrate 0: cell c "
-            "to shard c mod N)\n", calibrate, threads);
-    if (cost_calibrate(s, calibrate, threads, cost, err, sizeof err) != 0
+            "cell, %d thread%s) to deal them by cost (--calibrate 0: cell "
+            "c to shard c mod N)\n", calibrate, threads,
+            threads == 1 ? "" : "s");
+    int calibrated = cost_calibrate(s, calibrate, threads, cost,
+                                    cli_progress_cells, err, sizeof err) == 0;
+    cli_progress_cells(-1, s->n_cells);
+    if (!calibrated
         || cost_write_plan(s, cost, tasks, path, plan, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab slurm: %s\n", err);
         goto done;

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "db_helpers.h"
+#include "run_helpers.h"
 #include "merge.h"
 #include "runner.h"
 #include "shard.h"
@@ -48,20 +49,6 @@ static void make_sweep(struct sweep *s, const char *name, int games)
              "[matchups]\npairs = a vs b\n", name, games);
     if (sweep_parse("merge.ini", text, s, err, sizeof err) != 0)
         fail_msg("%s", err);
-}
-
-/* Plays shard sh of s into path (sh.n 0: the whole sweep). */
-static void play(const struct sweep *s, const char *path, struct shard sh)
-{
-    struct store *st;
-    char err[1024];
-    if (store_open(path, 0, &st, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    struct run_options o = {2, 1, 2.0, 500, sh};
-    struct run_result r;
-    if (runner_run(s, st, &o, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    store_close(st);
 }
 
 /* Merges in[0..n-1] into out, which must succeed; the games added. */
@@ -135,11 +122,11 @@ static void test_shards_merged_equal_one_machine(void **state)
     char whole[64], part[3][64], out[64];
     db_temp_path(whole, sizeof whole);
     db_temp_path(out, sizeof out);
-    play(&s, whole, (struct shard){0, 0, NULL});
+    run_play(&s, whole, (struct shard){0, 0, NULL});
     const char *in[3];
     for (int k = 0; k < 3; k++) {
         db_temp_path(part[k], sizeof part[k]);
-        play(&s, part[k], (struct shard){k, 3, NULL});
+        run_play(&s, part[k], (struct shard){k, 3, NULL});
         in[k] = part[k];
     }
     /* 4 cells x 5 games */
@@ -195,8 +182,8 @@ static void test_conflicting_game_refused(void **state)
     db_temp_path(a, sizeof a);
     db_temp_path(b, sizeof b);
     db_temp_path(out, sizeof out);
-    play(&s, a, (struct shard){0, 0, NULL});
-    play(&s, b, (struct shard){0, 0, NULL});
+    run_play(&s, a, (struct shard){0, 0, NULL});
+    run_play(&s, b, (struct shard){0, 0, NULL});
     db_exec(b, "UPDATE games SET moves = moves || ' a1a2' WHERE game_index"
              " = 2 AND cell_id = 3");
     db_exec(b, "INSERT INTO sweeps (name, seed, file_text, created) VALUES"
@@ -234,7 +221,7 @@ static void test_cell_of_other_seed_key_refused(void **state)
     char a[64], out[64], err[4096];
     db_temp_path(a, sizeof a);
     db_temp_path(out, sizeof out);
-    play(&s, a, (struct shard){0, 0, NULL});
+    run_play(&s, a, (struct shard){0, 0, NULL});
     const char *in[] = {a};
     merge_ok(out, in, 1);
     db_exec(out, "UPDATE cells SET seed_key = seed_key || 'x' WHERE id = 2;"
@@ -259,8 +246,8 @@ static void test_two_sweeps_and_other_file_text(void **state)
     db_temp_path(b, sizeof b);
     db_temp_path(c, sizeof c);
     db_temp_path(out, sizeof out);
-    play(&s1, a, (struct shard){0, 0, NULL});
-    play(&s2, b, (struct shard){0, 0, NULL});
+    run_play(&s1, a, (struct shard){0, 0, NULL});
+    run_play(&s2, b, (struct shard){0, 0, NULL});
     const char *in[] = {a, b};
     /* 4 cells x 2 games, then 4 x 3 */
     assert_int_equal(merge_ok(out, in, 2), 8 + 12);
@@ -274,7 +261,7 @@ static void test_two_sweeps_and_other_file_text(void **state)
     snprintf(text, sizeof text, "; another file\n%s", s1.file_text);
     if (sweep_parse("other.ini", text, &other, err2, sizeof err2) != 0)
         fail_msg("%s", err2);
-    play(&other, c, (struct shard){0, 0, NULL});
+    run_play(&other, c, (struct shard){0, 0, NULL});
     const char *third[] = {c};
     assert_int_equal(merge_databases(out, third, 1, NULL, err, sizeof err),
                      -1);
@@ -302,10 +289,10 @@ static void test_cell_others_lack_and_empty_shard(void **state)
     db_temp_path(whole, sizeof whole);
     db_temp_path(out, sizeof out);
     db_temp_path(empty, sizeof empty);
-    play(&s, whole, (struct shard){0, 0, NULL});
+    run_play(&s, whole, (struct shard){0, 0, NULL});
     for (int k = 0; k < 2; k++) {
         db_temp_path(part[k], sizeof part[k]);
-        play(&s, part[k], (struct shard){k, 2, NULL});
+        run_play(&s, part[k], (struct shard){k, 2, NULL});
     }
     /* shard 1 forgets the last cell: only shard 0 has it */
     db_exec(part[1], "DELETE FROM games WHERE cell_id = 4;"
@@ -313,7 +300,7 @@ static void test_cell_others_lack_and_empty_shard(void **state)
     db_exec(part[0], "DELETE FROM games WHERE cell_id = 4 AND game_index"
              " = 1");
     /* shard 9 of 10 of 8 games: (c * 2 + i) mod 10 = 9 never */
-    play(&s, empty, (struct shard){9, 10, NULL});
+    run_play(&s, empty, (struct shard){9, 10, NULL});
     assert_int_equal(db_count(empty, "SELECT COUNT(*) FROM games"), 0);
     const char *in[] = {part[1], empty, part[0]};
     assert_int_equal(merge_ok(out, in, 3), 7);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "db_helpers.h"
+#include "run_helpers.h"
 #include "merge.h"
 #include "migration_helpers.h"
 #include "runner.h"
@@ -47,20 +48,6 @@ static void make_sweep(struct sweep *s, const char *zero, const char *one,
              one);
     if (sweep_parse("stats.ini", text, s, err, sizeof err) != 0)
         fail_msg("%s", err);
-}
-
-/* Plays shard sh of s into path (sh.n 0: the whole sweep). */
-static void play(const struct sweep *s, const char *path, struct shard sh)
-{
-    struct store *st;
-    char err[1024];
-    if (store_open(path, 0, &st, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    struct run_options o = {2, 1, 2.0, 500, sh};
-    struct run_result r;
-    if (runner_run(s, st, &o, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    store_close(st);
 }
 
 /* move_stats by natural key (the game's index and the ply), in order. */
@@ -107,7 +94,7 @@ static void test_rows_for_searching_plies_only(void **state)
     make_sweep(&s, "random", "mcts(iterations=30)", "search");
     char path[64];
     db_temp_path(path, sizeof path);
-    play(&s, path, (struct shard){0, 0, NULL});
+    run_play(&s, path, (struct shard){0, 0, NULL});
     assert_int_equal(db_count(path, "SELECT COUNT(*) FROM games"), 3);
     assert_int_equal(db_count(path, "SELECT COUNT(*) FROM move_stats"),
                      db_count(path, "SELECT SUM(plies / 2) FROM games"));
@@ -133,7 +120,7 @@ static void test_alpha_beta_rows(void **state)
     make_sweep(&s, "ab(nodes=300)", "ab(nodes=400)", "search");
     char path[64];
     db_temp_path(path, sizeof path);
-    play(&s, path, (struct shard){0, 0, NULL});
+    run_play(&s, path, (struct shard){0, 0, NULL});
     assert_int_equal(db_count(path, "SELECT COUNT(*) FROM move_stats"),
                      db_count(path, "SELECT SUM(plies) FROM games"));
     assert_int_equal(db_count(path, "SELECT COUNT(*) FROM move_stats WHERE"
@@ -155,8 +142,8 @@ static void test_same_games_without_rows(void **state)
     char a[64], b[64];
     db_temp_path(a, sizeof a);
     db_temp_path(b, sizeof b);
-    play(&with, a, (struct shard){0, 0, NULL});
-    play(&without, b, (struct shard){0, 0, NULL});
+    run_play(&with, a, (struct shard){0, 0, NULL});
+    run_play(&without, b, (struct shard){0, 0, NULL});
     assert_int_equal(db_count(b, "SELECT COUNT(*) FROM move_stats"), 0);
     assert_true(db_count(a, "SELECT COUNT(*) FROM move_stats") > 0);
     char *ga = db_game_rows(a), *gb = db_game_rows(b);
@@ -184,9 +171,9 @@ static void test_merge_carries_rows(void **state)
     db_temp_path(s0, sizeof s0);
     db_temp_path(s1, sizeof s1);
     db_temp_path(out, sizeof out);
-    play(&s, whole, (struct shard){0, 0, NULL});
-    play(&s, s0, (struct shard){0, 2, NULL});
-    play(&s, s1, (struct shard){1, 2, NULL});
+    run_play(&s, whole, (struct shard){0, 0, NULL});
+    run_play(&s, s0, (struct shard){0, 2, NULL});
+    run_play(&s, s1, (struct shard){1, 2, NULL});
     db_exec(s0, "INSERT INTO game_metrics SELECT id, 10, 250, 1 FROM games"
             " WHERE game_index = 0");
     const char *in[] = {s0, s1};

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "db_helpers.h"
+#include "run_helpers.h"
 #include "runner.h"
 #include "shard.h"
 #include "store.h"
@@ -77,23 +78,6 @@ static void sort_lines(char *text)
         at += (size_t)sprintf(text + at, "%s\n", line[i]);
     free(line);
     free(copy);
-}
-
-/* Plays shard sh of s into path (sh->n 0: the whole sweep); the games
- * this run played. */
-static long play(const struct sweep *s, const char *path,
-                 const struct shard *sh)
-{
-    struct store *st;
-    char err[1024];
-    if (store_open(path, 0, &st, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    struct run_options o = {2, 1, 2.0, 500, *sh};
-    struct run_result r;
-    if (runner_run(s, st, &o, &r, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    store_close(st);
-    return r.played;
 }
 
 /* Every column of game_view that a shard and a one-machine run share:
@@ -284,14 +268,14 @@ static void run_shards_equal_one_machine(int stop, const int *plan)
     char whole[64], part[3][64];
     db_temp_path(whole, sizeof whole);
     struct shard all = {0, 0, NULL};
-    long played = play(&s, whole, &all);
+    long played = run_play(&s, whole, all);
     char *want = db_rows(whole, content);
     char *got = calloc(1, 1);
     long sum = 0;
     for (int k = 0; k < 3; k++) {
         struct shard sh = {k, 3, plan};
         db_temp_path(part[k], sizeof part[k]);
-        long n = play(&s, part[k], &sh);
+        long n = run_play(&s, part[k], sh);
         long expected = 0;
         for (int c = 0; c < s.n_cells; c++)
             expected += shard_count(&s, &sh, c, 0, s.games_per_cell);
@@ -309,7 +293,7 @@ static void run_shards_equal_one_machine(int stop, const int *plan)
         assert_string_equal(run, line);
         free(run);
         /* resumed: nothing left to play */
-        assert_int_equal(play(&s, part[k], &sh), 0);
+        assert_int_equal(run_play(&s, part[k], sh), 0);
     }
     assert_int_equal(sum, played);
     /* the same games, each once: the same lines once sorted */

@@ -8,18 +8,22 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "metrics.h"
 #include "store.h"
 
-static int quiet_progress;
+static int quiet_progress, progress_shown;
 
-/* The progress line on stderr (metrics_cache's progress contract). */
+/* The progress line on stderr, rewritten in place when stderr is a
+ * terminal (metrics_cache's progress contract). */
 static void say_progress(long done, long total)
 {
-    if (!quiet_progress)
-        fprintf(stderr, "\rrulelab metrics: %ld of %ld games", done, total);
+    if (quiet_progress || !isatty(fileno(stderr)))
+        return;
+    fprintf(stderr, "\rrulelab metrics: %ld of %ld games", done, total);
+    progress_shown = 1;
 }
 
 /* `rulelab metrics` (the run contract of struct cli_command): CLI_FAIL
@@ -51,7 +55,7 @@ static int run_metrics(int argc, char **argv)
     struct metrics_result r;
     rc = metrics_cache(st, sweep, &r, say_progress, err, sizeof err);
     store_close(st);
-    if (!quiet && r.computed >= 2000)
+    if (progress_shown)
         fprintf(stderr, "\n");
     if (rc != 0) {
         fprintf(stderr, "rulelab metrics: %s: %s\n", pos[0], err);

@@ -200,7 +200,8 @@ static int read_marker(struct merge *m, char *buf, size_t n)
         " id)) || '|' || (SELECT COUNT(*) || ':' || IFNULL(MAX(id), 0) FROM"
         " src.sweeps) || '|' || (SELECT COUNT(*) FROM src.variants) || ':' ||"
         " (SELECT COUNT(*) FROM src.agents) || ':' || (SELECT COUNT(*) FROM"
-        " src.meta) || '|' || (SELECT COUNT(*) FROM src.move_stats) || ':' ||"
+        " src.meta) || '|' || IFNULL((SELECT game_id || '/' || ply FROM"
+        " src.move_stats ORDER BY game_id DESC, ply DESC LIMIT 1), '') || ':' ||"
         " (SELECT COUNT(*) || ':' || IFNULL(MAX(game_id), 0) || ':' ||"
         " IFNULL(SUM(engine_behaviour), 0) FROM src.game_metrics) || '|' ||"
         " (SELECT COUNT(*) || ':' || IFNULL(MAX(id), 0) FROM src.tunings)";

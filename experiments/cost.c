@@ -114,8 +114,11 @@ int cost_write_plan(const struct sweep *s, const struct cell_cost *cost,
     }
     for (int i = 0; i < s->n_cells; i++)
         each[i] = cost[i].per_game * s->games_per_cell;
-    shard_plan_balance(each, s->n_cells, n, plan);
-    int rc = shard_plan_write(path, s, n, plan, each, err, errsz);
+    int rc = -1;
+    if (shard_plan_balance(each, s->n_cells, n, plan) != 0)
+        snprintf(err, errsz, "out of memory");
+    else
+        rc = shard_plan_write(path, s, n, plan, each, err, errsz);
     free(each);
     return rc;
 }

@@ -22,9 +22,8 @@ static int fail(sqlite3 *db, char *err, size_t errsz)
     return -1;
 }
 
-/* Prepares sql, whose ?1 is the sweep reported on (NULL: every sweep).
- * Returns 0 with *q ready to step, or -1 with a message and *q NULL. */
-static int prepare_for_sweep(sqlite3 *db, const char *sql, const char *sweep,
+/* report_internal.h */
+int report_prepare_for_sweep(sqlite3 *db, const char *sql, const char *sweep,
                              sqlite3_stmt **q, char *err, size_t errsz)
 {
     if (sqlite3_prepare_v2(db, sql, -1, q, NULL) == SQLITE_OK
@@ -84,7 +83,7 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
              " g.moves), MAX(c.openings)%s GROUP BY %s ORDER BY MIN(c.id)",
              key, from_where, key);
     sqlite3_stmt *q;
-    if (prepare_for_sweep(db, sql, sweep, &q, err, errsz))
+    if (report_prepare_for_sweep(db, sql, sweep, &q, err, errsz))
         return -1;
     int cap = 0, rc;
     *n = 0;
@@ -162,7 +161,7 @@ static int fold_groups(sqlite3 *db, const char *key, const char *sweep,
              " ORDER BY r.idx, %s",
              key, from_where, key, select, key, grouping, order);
     sqlite3_stmt *q;
-    if (prepare_for_sweep(db, sql, sweep, &q, err, errsz))
+    if (report_prepare_for_sweep(db, sql, sweep, &q, err, errsz))
         return -1;
     int rc, last = -1;
     long pos = 0;
@@ -281,7 +280,7 @@ static int read_stops(sqlite3 *db, const char *sweep, struct report *r,
                       char *err, size_t errsz)
 {
     sqlite3_stmt *q;
-    if (prepare_for_sweep(db, "SELECT c.id, c.stopped_at, c.games_planned,"
+    if (report_prepare_for_sweep(db, "SELECT c.id, c.stopped_at, c.games_planned,"
                           " s.id, s.file_text FROM cells c JOIN sweeps s"
                           " ON s.id = c.sweep_id WHERE (?1 IS NULL OR"
                           " s.name = ?1) ORDER BY s.id, c.id", sweep, &q, err,
@@ -426,7 +425,7 @@ static int build_claims(sqlite3 *db, const char *sweep, struct report *r,
         return fail(db, err, errsz);
     if (step == SQLITE_DONE)
         return 0;
-    if (prepare_for_sweep(db, "SELECT k.variant, k.question, k.plies,"
+    if (report_prepare_for_sweep(db, "SELECT k.variant, k.question, k.plies,"
                           " k.node_budget, COUNT(*), SUM(k.answer = 'win'),"
                           " SUM(k.answer = 'no_win'), SUM(k.answer = 'unknown')"
                           " FROM claims k LEFT JOIN game_view g ON g.id = k.game_id"

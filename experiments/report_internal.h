@@ -27,6 +27,15 @@ void report_print_trends(const struct report *r, enum report_format f,
                          FILE *out);
 void report_json_compared(const struct report *r, FILE *out);
 
+/* Prepares sql, whose ?1 is the sweep reported on (NULL: every sweep).
+ * Returns 0 with *q ready to step, or -1 with a message and *q NULL. */
+int report_prepare_for_sweep(sqlite3 *db, const char *sql, const char *sweep,
+                             sqlite3_stmt **q, char *err, size_t errsz);
+
+/* Writes x in the printf format (a double conversion) into out, a table
+ * cell of VARIANT_TEXT_MAX bytes, or "n/a" when x is not finite. */
+void report_number_text(char *out, const char *format, double x);
+
 /* Fills the cells' branching factor and lead metrics (report.h) from
  * game_metrics and move_stats, for the cells of sweep `sweep` (NULL: all).
  * Returns 0, or -1 with a message. */

@@ -97,20 +97,6 @@ static void lead_done(struct report_row *c, const struct lead_walk *w)
     }
 }
 
-/* Prepares sql with ?1 the sweep (NULL: all). 0, or -1 with a message. */
-static int prepare_sweep(sqlite3 *db, const char *sql, const char *sweep,
-                         sqlite3_stmt **q, char *err, size_t errsz)
-{
-    if (sqlite3_prepare_v2(db, sql, -1, q, NULL) == SQLITE_OK
-        && (!sweep || sqlite3_bind_text(*q, 1, sweep, -1, SQLITE_STATIC)
-                          == SQLITE_OK))
-        return 0;
-    snprintf(err, errsz, "reading the database: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(*q);
-    *q = NULL;
-    return -1;
-}
-
 #define SWEEP_GAMES                                                        \
     " JOIN games g ON g.id = x.game_id JOIN cells c ON c.id = g.cell_id"   \
     " JOIN sweeps s ON s.id = c.sweep_id WHERE (?1 IS NULL OR s.name = ?1)"
@@ -124,7 +110,7 @@ int report_read_play_metrics(sqlite3 *db, const char *sweep,
         c->branching_games = c->lead_games = c->settled_games = 0;
     }
     sqlite3_stmt *q;
-    if (prepare_sweep(db, "SELECT g.cell_id, COUNT(*), SUM(x.legal_moves),"
+    if (report_prepare_for_sweep(db, "SELECT g.cell_id, COUNT(*), SUM(x.legal_moves),"
                       " SUM(x.positions) FROM game_metrics x" SWEEP_GAMES
                       " GROUP BY g.cell_id", sweep, &q, err, errsz))
         return -1;
@@ -139,7 +125,7 @@ int report_read_play_metrics(sqlite3 *db, const char *sweep,
     }
     sqlite3_finalize(q);
     if (step != SQLITE_DONE
-        || prepare_sweep(db, "SELECT g.cell_id, g.id, IFNULL(g.winner_seat,"
+        || report_prepare_for_sweep(db, "SELECT g.cell_id, g.id, IFNULL(g.winner_seat,"
                          " -1), g.plies, x.ply, x.value FROM move_stats x"
                          SWEEP_GAMES " ORDER BY g.cell_id, g.id, x.ply",
                          sweep, &q, err, errsz)) {
@@ -155,7 +141,9 @@ int report_read_play_metrics(sqlite3 *db, const char *sweep,
         if (game != w.game) {
             if (w.game)
                 lead_done(cell, &w);
-            cell = cell_of(r, sqlite3_column_int64(q, 0));
+            int64_t id = sqlite3_column_int64(q, 0);
+            if (!cell || cell->cell_id != id) /* rows come cell by cell */
+                cell = cell_of(r, id);
             w = (struct lead_walk){game, sqlite3_column_int(q, 2),
                                    sqlite3_column_int(q, 3), -1, 0, -1};
         }
@@ -180,15 +168,6 @@ int report_read_play_metrics(sqlite3 *db, const char *sweep,
 }
 
 /* ---- printing ------------------------------------------------------------ */
-
-/* "%.2f" of x, or "n/a" for NAN. */
-static void number_text(char *out, double x)
-{
-    if (isnan(x))
-        snprintf(out, VARIANT_TEXT_MAX, "n/a");
-    else
-        snprintf(out, VARIANT_TEXT_MAX, "%.2f", x);
-}
 
 static void share_text(char (*row)[VARIANT_TEXT_MAX], double share,
                        double lo, double hi, int valid)
@@ -234,9 +213,9 @@ void report_print_metrics(const struct report *r, enum report_format f,
         else
             snprintf(row[11], VARIANT_TEXT_MAX, "n/a");
         snprintf(row[12], VARIANT_TEXT_MAX, "%.1f", m.median_plies);
-        number_text(row[13], c->branching);
-        number_text(row[14], c->lead_changes);
-        number_text(row[15], c->lead_settled);
+        report_number_text(row[13], "%.2f", c->branching);
+        report_number_text(row[14], "%.2f", c->lead_changes);
+        report_number_text(row[15], "%.2f", c->lead_settled);
     }
     report_section_title("game metrics per cell: decisive (won by either seat), "
                   "drawn by the rules, drawn by the ply cap (shares of games, "
@@ -286,10 +265,7 @@ void report_json_metrics(const struct report *r, FILE *out)
                     {"lead_settled", c->lead_settled, c->settled_games}};
         for (int k = 0; k < 3; k++) {
             fprintf(out, ", \"%s\": ", play[k].name);
-            if (isnan(play[k].x))
-                fprintf(out, "null");
-            else
-                fprintf(out, "%.6f", play[k].x);
+            report_json_number(out, "%.6f", play[k].x);
             fprintf(out, ", \"%s_games\": %ld", play[k].name, play[k].games);
         }
         fprintf(out, ", \"fixed_sample\": %s}", ok ? "true" : "false");

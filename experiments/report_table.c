@@ -135,6 +135,14 @@ int report_table_new(struct report_table *t, const char *const *headers,
     return t->cells ? 0 : -1;
 }
 
+void report_number_text(char *out, const char *format, double x)
+{
+    if (isfinite(x))
+        snprintf(out, VARIANT_TEXT_MAX, format, x);
+    else
+        snprintf(out, VARIANT_TEXT_MAX, "n/a");
+}
+
 void report_json_number(FILE *out, const char *format, double x)
 {
     if (isfinite(x))

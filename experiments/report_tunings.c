@@ -95,15 +95,6 @@ int report_read_tunings(sqlite3 *db, struct report *r, char *err,
     return 0;
 }
 
-/* "%.4f" of a log-loss, or "n/a" for NAN (nothing held out). */
-static void loss_text(char *out, double x)
-{
-    if (isnan(x))
-        snprintf(out, VARIANT_TEXT_MAX, "n/a");
-    else
-        snprintf(out, VARIANT_TEXT_MAX, "%.4f", x);
-}
-
 void report_print_tunings(const struct report *r, enum report_format f,
                           FILE *out)
 {
@@ -131,8 +122,8 @@ void report_print_tunings(const struct report *r, enum report_format f,
             snprintf(c[4], VARIANT_TEXT_MAX, "%s", u->created);
             snprintf(c[5], VARIANT_TEXT_MAX, "%ld", u->positions);
             snprintf(c[6], VARIANT_TEXT_MAX, "%ld", u->held_out);
-            loss_text(c[7], u->loss_hand);
-            loss_text(c[8], u->loss_fitted);
+            report_number_text(c[7], "%.4f", u->loss_hand);
+            report_number_text(c[8], "%.4f", u->loss_fitted);
         }
     }
     report_section_title("fitted evaluation weights per variant (the latest "
@@ -142,15 +133,6 @@ void report_print_tunings(const struct report *r, enum report_format f,
                          "tunings", f, out);
     report_table_print(&t, f, out);
     free(t.cells);
-}
-
-/* A number, or null for NAN. */
-static void json_number(FILE *out, double x)
-{
-    if (isnan(x))
-        fprintf(out, "null");
-    else
-        fprintf(out, "%.6g", x);
 }
 
 void report_json_tunings(const struct report *r, FILE *out)
@@ -170,9 +152,9 @@ void report_json_tunings(const struct report *r, FILE *out)
         fprintf(out, ", \"positions\": %ld, \"held_out\": %ld, \"games\": "
                 "%ld, \"log_loss_hand\": ", u->positions, u->held_out,
                 u->games);
-        json_number(out, u->loss_hand);
+        report_json_number(out, "%.6g", u->loss_hand);
         fprintf(out, ", \"log_loss_fitted\": ");
-        json_number(out, u->loss_fitted);
+        report_json_number(out, "%.6g", u->loss_fitted);
         fprintf(out, ", \"spec\": ");
         report_json_string(out, u->spec);
         fprintf(out, ", \"weights\": [");
@@ -180,9 +162,9 @@ void report_json_tunings(const struct report *r, FILE *out)
             fprintf(out, "%s{\"name\": ", k ? ", " : "");
             report_json_string(out, u->name[k]);
             fprintf(out, ", \"hand_set\": ");
-            json_number(out, u->hand[k]);
+            report_json_number(out, "%.6g", u->hand[k]);
             fprintf(out, ", \"fitted\": ");
-            json_number(out, u->fitted[k]);
+            report_json_number(out, "%.6g", u->fitted[k]);
             fprintf(out, "}");
         }
         fprintf(out, "]}");

@@ -69,8 +69,9 @@ long shard_count(const struct sweep *s, const struct shard *sh, int cell,
  * plan[c]. Depends on the costs alone, so one list of costs gives one
  * plan. The costliest shard then holds at most the mean cost plus the
  * costliest cell (and at most 4/3 of the best possible maximum, Graham's
- * bound for this greedy rule). */
-void shard_plan_balance(const double *cost, int n_cells, int n, int *plan);
+ * bound for this greedy rule). Returns 0, or -1 when memory is short
+ * (plan is then not written). */
+int shard_plan_balance(const double *cost, int n_cells, int n, int *plan);
 
 /* Writes the plan of sweep s for n shards to path (through path.tmp,
  * renamed into place): a text file that names the sweep (name, seed, the

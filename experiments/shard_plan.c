@@ -46,16 +46,14 @@ static int by_cost_then_index(const void *a, const void *b)
     return (x->cell > y->cell) - (x->cell < y->cell);
 }
 
-void shard_plan_balance(const double *cost, int n_cells, int n, int *plan)
+int shard_plan_balance(const double *cost, int n_cells, int n, int *plan)
 {
     struct ranked *r = malloc((size_t)(n_cells ? n_cells : 1) * sizeof *r);
     double *load = calloc((size_t)n, sizeof *load);
-    if (!r || !load) { /* short of memory: the round-robin deal */
-        for (int c = 0; c < n_cells; c++)
-            plan[c] = c % n;
+    if (!r || !load) {
         free(r);
         free(load);
-        return;
+        return -1;
     }
     for (int c = 0; c < n_cells; c++)
         r[c] = (struct ranked){cost[c], c};
@@ -70,6 +68,7 @@ void shard_plan_balance(const double *cost, int n_cells, int n, int *plan)
     }
     free(r);
     free(load);
+    return 0;
 }
 
 /* ---- the file ----------------------------------------------------------- */
@@ -172,7 +171,7 @@ static int read_header(struct plan_reader *r, const char *text)
         break;
     case 2:
     case 3:
-        if (sscanf(text, r->stage == 2 ? "shards %d%n" : "cells %d%n", &value,
+        if (sscanf(text, r->stage == 2 ? "shards %9d%n" : "cells %9d%n", &value,
                    &used) != 1 || used != (int)strlen(text))
             return plan_error(r, r->stage == 2 ? "expected 'shards N'"
                                                : "expected 'cells C'");
@@ -199,7 +198,9 @@ static int read_cell(struct plan_reader *r, const char *text)
     int cell, shard, used = -1;
     double cost;
     char msg[200];
-    if (sscanf(text, "cell %d %d %lf%n", &cell, &shard, &cost, &used) != 3
+    /* at most 9 digits each, so no number overflows; more leave text
+     * unread, which is an error below */
+    if (sscanf(text, "cell %9d %9d %lf%n", &cell, &shard, &cost, &used) != 3
         || used != (int)strlen(text))
         return plan_error(r, "expected 'cell INDEX SHARD CPU_SECONDS'");
     if (cell < 0 || cell >= r->s->n_cells || shard < 0 || shard >= r->n) {

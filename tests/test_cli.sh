@@ -101,6 +101,8 @@ check "tune json"          0 '"positions_held_out": ' -- "$bin" tune "$dir/rate.
 check "tune csv"           0 "variant,weight,hand_set,fitted" -- "$bin" tune "$dir/rate.db" --game tafl --format csv
 check "tune agent spec"    0 "spec: ab(nodes=20000,tafl_attackers=" -- "$bin" tune "$dir/rate.db" --game tafl --agent "ab(nodes=20000)"
 check "tune bad agent"     2 "--agent takes an agent kind" -- "$bin" tune "$dir/rate.db" --game tafl --agent random
+check "tune --save"        0 "saved the fitted weights of 1 variant in" -- "$bin" tune "$dir/rate.db" --game tafl --save
+check "report shows them"  0 "fitted evaluation weights per variant" -- "$bin" report "$dir/rate.db"
 # metrics: the replay cache, then the report's branching column
 check "metrics needs a db" 2 "needs a database"      -- "$bin" metrics
 check "metrics no db"      1 "No such file"          -- "$bin" metrics "$dir/none.db"

@@ -21,6 +21,7 @@
 #include "game.h"
 #include "metrics.h"
 #include "report.h"
+#include "report_helpers.h"
 #include "runner.h"
 #include "store.h"
 #include "sweep.h"
@@ -212,11 +213,7 @@ static void test_report_play_metrics(void **state)
     assert_float_equal(c->lead_changes, 0.75, 1e-12);
     assert_int_equal(c->settled_games, 3);
     assert_float_equal(c->lead_settled, (0.5 + 0.25 + 1.0) / 3, 1e-12);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    report_print(&r, REPORT_JSON, f);
-    fclose(f);
+    char *buf = report_printed(&r, REPORT_JSON);
     assert_non_null(strstr(buf, "\"branching\": 22.000000, "
                                 "\"branching_games\": 2, \"lead_changes\": "
                                 "0.750000, \"lead_changes_games\": 4, "
@@ -250,11 +247,7 @@ static void test_report_without_play_metrics(void **state)
     assert_int_equal(report_build(store_db(st), NULL, &r, err, sizeof err), 0);
     assert_true(isnan(r.cells[0].branching) && isnan(r.cells[0].lead_changes)
                 && isnan(r.cells[0].lead_settled));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    report_print(&r, REPORT_JSON, f);
-    fclose(f);
+    char *buf = report_printed(&r, REPORT_JSON);
     assert_non_null(strstr(buf, "\"branching\": null, \"branching_games\": 0"));
     free(buf);
     report_free(&r);

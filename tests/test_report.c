@@ -35,6 +35,7 @@
 
 #include "db_helpers.h"
 #include "report.h"
+#include "report_helpers.h"
 #include "runner.h"
 #include "stats.h"
 #include "store.h"
@@ -335,18 +336,6 @@ static void test_ci_stopped_cell_is_flagged(void **state)
 
 /* ---- variants compared ---------------------------------------------------- */
 
-/* The report r printed in format f, in a buffer the caller frees. */
-static char *printed(const struct report *r, enum report_format f)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_non_null(out);
-    report_print(r, f, out);
-    fclose(out);
-    return buf;
-}
-
 static void test_variants_compared(void **state)
 {
     (void)state;
@@ -445,7 +434,7 @@ static void test_variants_compared(void **state)
                        "\"s0_slope\": -0.15, \"s0_trend_p\": 0.179168"}},
     };
     for (size_t k = 0; k < sizeof formats / sizeof *formats; k++) {
-        char *buf = printed(&r, formats[k].f);
+        char *buf = report_printed(&r, formats[k].f);
         for (int i = 0; i < 3; i++)
             if (!strstr(buf, formats[k].want[i]))
                 fail_msg("format %zu lacks '%s' in:\n%s", k,
@@ -471,7 +460,7 @@ static void test_variants_compared(void **state)
     assert_true(isnan(r.compares[1].score_lo) && isnan(r.compares[1].draw_p));
     assert_int_equal(r.trends[0].fixed_sample, 0);
     assert_true(isnan(r.trends[0].score_p));
-    char *buf = printed(&r, REPORT_JSON);
+    char *buf = report_printed(&r, REPORT_JSON);
     assert_non_null(strstr(buf, "\"s0_diff_ci95\": null, \"p\": null"));
     assert_non_null(strstr(buf, "\"s0_trend_p\": null"));
     free(buf);
@@ -555,10 +544,10 @@ static void test_game_metrics(void **state)
                        1e-12);
     assert_float_equal(m.mean_hi - m.mean_plies, 14.969472, 1e-6);
     assert_float_equal(m.median_plies, 35.0, 1e-12);
-    char *buf = printed(&r, REPORT_TABLE);
+    char *buf = report_printed(&r, REPORT_TABLE);
     assert_null(strstr(buf, "game metrics"));
     free(buf);
-    buf = printed(&r, REPORT_JSON);
+    buf = report_printed(&r, REPORT_JSON);
     assert_non_null(strstr(buf, "\"games\": 6, \"decisive\": 0.666667, "
                                 "\"decisive_ci95\": [0.299993, 0.903229]"));
     assert_non_null(strstr(buf, "\"mean_plies\": 35.000000, "
@@ -566,7 +555,7 @@ static void test_game_metrics(void **state)
                                 "49.969472], \"median_plies\": 35.0"));
     free(buf);
     r.print_metrics = 1;
-    buf = printed(&r, REPORT_CSV);
+    buf = report_printed(&r, REPORT_CSV);
     assert_non_null(strstr(buf, "\n# metrics\nvariant,seat0,seat1,games,"
                                 "decisive,decisive_ci95,"));
     assert_non_null(strstr(buf, ",a,b,6,0.667,0.300-0.903,0.167,"));

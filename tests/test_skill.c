@@ -28,6 +28,7 @@
 
 #include "ratings.h"
 #include "report.h"
+#include "report_helpers.h"
 #include "stats.h"
 #include "store.h"
 #include "sweep.h"
@@ -380,17 +381,6 @@ static void add_games(sqlite3 *db, int64_t id, int w, int d, int l)
     exec_sql(db, "COMMIT");
 }
 
-static char *printed(const struct report *r, enum report_format f)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_non_null(out);
-    report_print(r, f, out);
-    fclose(out);
-    return buf;
-}
-
 static void assert_has(const char *buf, const char *want)
 {
     if (!strstr(buf, want))
@@ -440,7 +430,7 @@ static void test_skill_trace_on_a_database(void **state)
     char err[1024] = "";
     assert_int_equal(report_build(db, NULL, &r, err, sizeof err), 0);
     assert_int_equal(r.skill_trace, 0);
-    char *buf = printed(&r, REPORT_JSON);
+    char *buf = report_printed(&r, REPORT_JSON);
     assert_null(strstr(buf, "skill_trace"));
     free(buf);
     assert_int_equal(report_build_skill(db, NULL, 0.05, 0.05, &r, err,
@@ -517,7 +507,7 @@ static void test_skill_trace_on_a_database(void **state)
     /* every format */
     char elo[32];
     snprintf(elo, sizeof elo, "%.1f", r.skill[0].rungs[2].elo);
-    buf = printed(&r, REPORT_TABLE);
+    buf = report_printed(&r, REPORT_TABLE);
     assert_has(buf, "\nskill trace: self-play at each strength rung");
     assert_has(buf, "\nskill trace verdicts: the top two rungs by Elo");
     assert_has(buf, "90% Newcombe interval");
@@ -528,19 +518,19 @@ static void test_skill_trace_on_a_database(void **state)
     assert_has(buf, elo);
     assert_has(buf, "anchor");
     free(buf);
-    buf = printed(&r, REPORT_MARKDOWN);
+    buf = report_printed(&r, REPORT_MARKDOWN);
     assert_has(buf, "### skill trace: self-play");
     assert_has(buf, "| serbest(kings_landing=8) | mcts | m2 | m1 | 400/400 | "
                     "0.625 | 0.550 | +0.075 |");
     assert_has(buf, "| still moving |");
     free(buf);
-    buf = printed(&r, REPORT_CSV);
+    buf = report_printed(&r, REPORT_CSV);
     assert_has(buf, "\n# skill_trace\nvariant,agent,family,spec,games,"
                     "s0_score,s0_ci95,draw_rate,draw_ci95,elo,elo_ci95\n");
     assert_has(buf, "\n# skill_verdicts\nvariant,family,top,second,games,");
     assert_has(buf, ",random,random,random,20,0.600,");
     free(buf);
-    buf = printed(&r, REPORT_JSON);
+    buf = report_printed(&r, REPORT_JSON);
     assert_has(buf, "\"skill_trace\": {\"delta\": 0.05, \"alpha\": 0.05, "
                     "\"variants\": [");
     assert_has(buf, "\"games\": 400, \"s0_wins\": 200, \"s1_wins\": 100, "
@@ -576,7 +566,7 @@ static void test_skill_trace_on_a_database(void **state)
     assert_string_equal(r.skill[1].why, "m1's games include a cell a stop "
                                         "rule ended early: no fixed-sample "
                                         "test");
-    buf = printed(&r, REPORT_JSON);
+    buf = report_printed(&r, REPORT_JSON);
     assert_has(buf, "\"s0_ci95\": null, \"draw_rate\": 0.250000, "
                     "\"draw_ci95\": null, \"fixed_sample\": false");
     free(buf);
@@ -613,11 +603,11 @@ static void test_skill_trace_self_play_only(void **state)
     assert_int_equal(r.skill[0].rungs[1].rated, 0);
     assert_int_equal(r.skill[0].test.verdict, SKILL_NOT_ENOUGH);
     assert_int_equal(r.skill[0].top, -1);
-    char *buf = printed(&r, REPORT_TABLE);
+    char *buf = report_printed(&r, REPORT_TABLE);
     assert_has(buf, "not rated");
     assert_has(buf, "no agent family has two rated rungs");
     free(buf);
-    buf = printed(&r, REPORT_JSON);
+    buf = report_printed(&r, REPORT_JSON);
     assert_has(buf, "\"family\": null, \"top\": null, \"second\": null, "
                     "\"s0_diff\": null, \"tost_ci\": null, \"z\": null, "
                     "\"p\": null, \"los\": null}");
@@ -628,7 +618,7 @@ static void test_skill_trace_self_play_only(void **state)
     assert_int_equal(report_build_skill(db, "other", 0.05, 0.05, &r, err,
                                         sizeof err), 0);
     assert_int_equal(r.n_skill, 0);
-    buf = printed(&r, REPORT_JSON);
+    buf = report_printed(&r, REPORT_JSON);
     assert_has(buf, "\"variants\": [\n  ]}");
     free(buf);
     report_free(&r);

@@ -21,6 +21,7 @@
 #include "merge.h"
 #include "migration_helpers.h"
 #include "report.h"
+#include "report_helpers.h"
 #include "runner.h"
 #include "store.h"
 #include "sweep.h"
@@ -122,17 +123,11 @@ static void test_saved_and_reported(void **state)
     }
     assert_float_equal(t->loss_fitted, r.loss_fitted[1], 1e-12);
     assert_float_equal(t->loss_hand, r.loss_hand[1], 1e-12);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    report_print(&rep, REPORT_TABLE, f);
-    fclose(f);
+    char *buf = report_printed(&rep, REPORT_TABLE);
     assert_non_null(strstr(buf, "fitted evaluation weights per variant"));
     assert_non_null(strstr(buf, "tafl_attackers"));
     free(buf);
-    f = open_memstream(&buf, &len);
-    report_print(&rep, REPORT_JSON, f);
-    fclose(f);
+    buf = report_printed(&rep, REPORT_JSON);
     assert_non_null(strstr(buf, "\"tunings\": [\n    {\"variant\": "));
     assert_non_null(strstr(buf, "\"weights\": [{\"name\": \"tafl_attackers\", "
                                 "\"hand_set\": 50, \"fitted\": "));

@@ -480,7 +480,7 @@ static int search(struct ab *a, int ply, int depth, int alpha, int beta,
     move_t hash_move = 0;
     int has_hash = 0;
     if (a->tt) {
-        key = a->e->search_key(st) ^ a->root_mix;
+        key = g->search_key(st) ^ a->root_mix;
         check = g->hash(st);
         const struct tt_entry *e = tt_probe(a, key, check);
         if (e) {

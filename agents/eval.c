@@ -66,12 +66,3 @@ double eval_win_probability(double score, double scale)
 {
     return 1.0 / (1.0 + exp(-score / scale));
 }
-
-uint64_t eval_history_key(uint64_t h, const struct history *hist,
-                          uint32_t ply)
-{
-    h = eval_key_mix(h, (uint64_t)hist->quiet_plies << 16 | hist->len);
-    for (uint32_t back = 0; back < hist->len; back++)
-        h = eval_key_mix(h, hist->ring[(ply - back) % HISTORY_PLIES]);
-    return h;
-}

@@ -43,13 +43,6 @@ struct game_eval {
      * tafl: the king with an open line to an escape square, or one
      * attacker short of its capture). Quiescence searches these too. */
     int (*is_forcing)(const void *st, move_t m);
-    /* A 64-bit key of st for a search's transposition table: the game's
-     * Zobrist hash mixed with everything else in the state that the rules
-     * read (side to move, counters, the repetition stretch, the variant's
-     * rules), so two states share a key only if every rule sees them
-     * alike (barring a 64-bit collision). Far cheaper than hashing the
-     * whole state, whose repetition ring is mostly stale. */
-    uint64_t (*search_key)(const void *st);
 };
 
 /* The evaluation of game g; every game has one. */
@@ -77,21 +70,6 @@ void eval_features(const struct game_eval *e, const void *st, double *f);
  * e->n_features values. */
 double eval_score(const struct game_eval *e, const double *weights,
                   const void *st);
-
-/* One step of the search keys' mixing: h with the value v folded in. */
-static inline uint64_t eval_key_mix(uint64_t h, uint64_t v)
-{
-    h = (h ^ v) * 0x9fb21c651e98df25ULL;
-    return h ^ (h >> 29);
-}
-
-struct history;
-
-/* h mixed with the repetition stretch of a state at ply: its quiet-ply
- * count, its length and its live positions' hashes in order (the ring's
- * stale slots are left out: no rule reads them). */
-uint64_t eval_history_key(uint64_t h, const struct history *hist,
-                          uint32_t ply);
 
 /* A score as the side to move's expected reward, 1 / (1 + e^(-score /
  * scale)), in (0, 1); scale > 0 is the score of odds e:1. */

@@ -412,28 +412,7 @@ static int jetan_is_forcing(const void *st, move_t m)
            && !attackers_of(s, s->board, empty, ours, target, 1, 1, &unused);
 }
 
-/* The Zobrist hash (board, side to move, escapes, countdown) with the
- * head, every counter and the rules mixed in again. */
-static uint64_t jetan_search_key(const void *st)
-{
-    const struct jetan_state *s = st;
-    uint64_t h = eval_key_mix(s->head.hash,
-                              (uint64_t)s->head.side
-                                  | (uint64_t)s->head.first << 8
-                                  | (uint64_t)s->head.outcome << 16
-                                  | (uint64_t)s->head.reason << 24
-                                  | (uint64_t)s->ply << 32);
-    h = eval_key_mix(h, (uint64_t)s->escape[0] | (uint64_t)s->escape[1] << 8
-                            | (uint64_t)s->countdown << 16
-                            | (uint64_t)s->countdown_left << 24
-                            | (uint64_t)s->max_plies << 32);
-    h = eval_key_mix(h, (uint64_t)s->thoat_jumps
-                            | (uint64_t)s->princess_escape << 8
-                            | (uint64_t)s->princess_safe << 16
-                            | (uint64_t)s->equal_value << 24);
-    return eval_key_mix(h, 0);
-}
 
 const struct game_eval jetan_eval = {&jetan_game, jetan_weights, F_COUNT,
                                      jetan_features, jetan_capture_value,
-                                     jetan_is_forcing, jetan_search_key};
+                                     jetan_is_forcing};

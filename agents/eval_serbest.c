@@ -511,25 +511,7 @@ static int serbest_is_forcing(const void *st, move_t m)
     return khan_step_after(&a, us, k) && khan_steps(s, us) == 0;
 }
 
-/* The Zobrist hash (board, hands, side to move) with the head, the
- * repetition stretch, the ply and the rules mixed in. */
-static uint64_t serbest_search_key(const void *st)
-{
-    const struct serbest_state *s = st;
-    uint64_t h = eval_key_mix(s->head.hash,
-                              (uint64_t)s->head.side
-                                  | (uint64_t)s->head.first << 8
-                                  | (uint64_t)s->head.outcome << 16
-                                  | (uint64_t)s->head.reason << 24
-                                  | (uint64_t)s->ply << 32);
-    h = eval_key_mix(h, (uint64_t)s->kings_landing
-                            | (uint64_t)s->adjacent_drop_check << 8
-                            | (uint64_t)s->stalemate << 16);
-    h = eval_key_mix(h, (uint64_t)s->no_capture_limit
-                            | (uint64_t)s->max_plies << 32);
-    return eval_key_mix(eval_history_key(h, &s->history, s->ply), 0);
-}
 
 const struct game_eval serbest_eval = {&serbest_game, serbest_weights, F_COUNT,
                                        serbest_features, serbest_capture_value,
-                                       serbest_is_forcing, serbest_search_key};
+                                       serbest_is_forcing};

@@ -553,34 +553,7 @@ static int tafl_is_forcing(const void *st, move_t m)
                                                : attacker_threatens(s, m);
 }
 
-/* The Zobrist hash (board, side to move) with the head, the shuttles,
- * the repetition stretch, the ply and the rules mixed in. */
-static uint64_t tafl_search_key(const void *st)
-{
-    const struct tafl_state *s = st;
-    uint64_t h = eval_key_mix(s->head.hash,
-                              (uint64_t)s->head.side
-                                  | (uint64_t)s->head.first << 8
-                                  | (uint64_t)s->head.outcome << 16
-                                  | (uint64_t)s->head.reason << 24
-                                  | (uint64_t)s->ply << 32);
-    h = eval_key_mix(h, (uint64_t)s->last_from[0] | (uint64_t)s->last_from[1] << 8
-                            | (uint64_t)s->last_to[0] << 16
-                            | (uint64_t)s->last_to[1] << 24
-                            | (uint64_t)s->shuttle_len[0] << 32
-                            | (uint64_t)s->shuttle_len[1] << 48);
-    h = eval_key_mix(h, (uint64_t)s->throne_passable
-                            | (uint64_t)s->throne_hostile << 8
-                            | (uint64_t)s->king_armed << 16
-                            | (uint64_t)s->edge_captures_king << 24
-                            | (uint64_t)s->king_custodial << 32
-                            | (uint64_t)s->escape_edge << 40);
-    h = eval_key_mix(h, (uint64_t)s->repetition_limit
-                            | (uint64_t)s->no_capture_limit << 16
-                            | (uint64_t)s->max_plies << 32);
-    return eval_key_mix(eval_history_key(h, &s->history, s->ply), 0);
-}
 
 const struct game_eval tafl_eval = {&tafl_game, tafl_weights, F_COUNT,
                                     tafl_features, tafl_capture_value,
-                                    tafl_is_forcing, tafl_search_key};
+                                    tafl_is_forcing};

@@ -13,11 +13,12 @@
  * Serbest most replies to a king on rank 9 lose to a Khan move, and each is
  * proven the moment it is generated).
  */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE, beside POSIX */
 #include "solver.h"
-
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "solver_internal.h"
@@ -60,6 +61,17 @@ static uint64_t state_key(const void *st, size_t size)
     return h ^ (h >> 29);
 }
 
+/* The table's key for st: the game's search_key, which two states that
+ * play alike share whatever their bytes, or else every byte hashed. Odd,
+ * so that 0 is free to mark an empty slot or a settled child (the low
+ * bits pick no slot: a bucket is TT_WAYS aligned entries). */
+static uint64_t tt_key(const struct game *g, const void *st)
+{
+    uint64_t k = g->search_key ? g->search_key(st)
+                               : state_key(st, g->state_size);
+    return k | 1;
+}
+
 /* ---- transposition table --------------------------------------------- */
 
 /* Looks st up at `depth` plies left: an exact entry, or a proof made with
@@ -82,6 +94,16 @@ static void tt_get(const struct solver *s, uint64_t key, uint64_t check,
                 return;
         }
     }
+}
+
+/* Asks the cache for the bucket of key ahead of its tt_get: a node's
+ * children are looked up after all are made, so their misses overlap. */
+static void tt_prefetch(const struct solver *s, uint64_t key)
+{
+    const char *bucket =
+        (const char *)&s->tt[key & s->tt_mask & ~(size_t)(TT_WAYS - 1)];
+    __builtin_prefetch(bucket);
+    __builtin_prefetch(bucket + 64); /* a bucket is 128 bytes */
 }
 
 static void tt_put(struct solver *s, uint64_t key, uint64_t check,
@@ -111,23 +133,11 @@ static void tt_put(struct solver *s, uint64_t key, uint64_t check,
 
 /* ---- df-pn -------------------------------------------------------------- */
 
-static struct level *level_for(struct solver *s, int depth, int n)
+static struct level *level_for(struct solver *s, int depth)
 {
-    struct level *l = s->levels[depth];
-    if (!l) {
-        l = s->levels[depth] = calloc(1, sizeof *l);
-        if (!l)
-            return NULL;
-    }
-    size_t need = (size_t)n * s->g->state_size;
-    if (need > l->cap) {
-        unsigned char *grown = realloc(l->states, need);
-        if (!grown)
-            return NULL;
-        l->states = grown;
-        l->cap = need;
-    }
-    return l;
+    if (!s->levels[depth])
+        s->levels[depth] = malloc(sizeof(struct level));
+    return s->levels[depth];
 }
 
 /* The values of a state where the game is over or no plies are left. */
@@ -147,25 +157,113 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
                 uint32_t th_pn, uint32_t th_dn, uint32_t *out_pn,
                 uint32_t *out_dn);
 
-/* Expands st into its level: children made, settled ones valued, the rest
- * read from the table. Returns the child count, or -1 out of memory. */
+/* Whether the attacker, to move in the ongoing st, has a move that wins
+ * at once: the game's own shortcut where it has one, else every move
+ * played until one wins. */
+static int attacker_wins_at_once(const struct solver *s, const void *st)
+{
+    const struct game *g = s->g;
+    int known = g->wins_at_once ? g->wins_at_once(st) : -1;
+    if (known >= 0)
+        return known;
+    unsigned char *child = solver_line(s, 0);
+    move_t moves[GAME_MAX_MOVES];
+    const enum game_outcome win = s->attacker == 0 ? GAME_WIN_SEAT0
+                                                   : GAME_WIN_SEAT1;
+    int n = g->legal_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        memcpy(child, st, g->state_size);
+        g->apply(child, moves[i]);
+        if (g->status(child).outcome == win)
+            return 1;
+    }
+    return 0;
+}
+
+/* The last two plies of the bound, settled exactly without a level: an
+ * attacker to move with one ply left wins iff a move wins at once; a
+ * defender with two left is disproven by its first reply (in the order
+ * of the move generator) that leaves no such move, and proven if none
+ * does, so a refuted node costs the replies tried, not all of them.
+ * Returns 0 (and the values) if st is no such node. */
+static int settle_near_bound(struct solver *s, const void *st, uint32_t depth,
+                             int or_node, uint32_t *pn, uint32_t *dn)
+{
+    const struct game *g = s->g;
+    int win;
+    if (depth == 1 && or_node) {
+        win = attacker_wins_at_once(s, st);
+    } else if (depth == 2 && !or_node) {
+        unsigned char *child = solver_line(s, 1);
+        move_t moves[GAME_MAX_MOVES];
+        int n = g->legal_moves(st, moves);
+        win = 1;
+        for (int i = 0; i < n && win; i++) {
+            uint32_t cpn, cdn;
+            memcpy(child, st, g->state_size);
+            g->apply(child, moves[i]);
+            if (settled(s, child, 1, &cpn, &cdn))
+                win = cpn == 0;
+            else
+                win = attacker_wins_at_once(s, child);
+        }
+    } else {
+        return 0;
+    }
+    *pn = win ? 0 : INF;
+    *dn = win ? INF : 0;
+    return 1;
+}
+
+/* Expands st into its level: each child made in turn in the solver's
+ * line, settled ones valued, the others' table slots fetched ahead and
+ * then read; a child the table does not know that settle_near_bound can
+ * settle is settled at once (made again), which spares the search loop a
+ * pass over every child per child, and stops the expansion when it
+ * decides st (a proven child of an OR node, a disproven one of an AND
+ * node). Returns the child count, or -1 out of memory. */
 static int expand(struct solver *s, const void *st, uint32_t depth,
                   struct level **out)
 {
     const struct game *g = s->g;
-    move_t moves[GAME_MAX_MOVES];
-    int n = g->legal_moves(st, moves);
-    struct level *l = level_for(s, (int)depth, n);
+    struct level *l = level_for(s, (int)depth);
     if (!l)
         return -1;
+    const int or_node = g->to_move(st) == s->attacker;
+    unsigned char *child = solver_line(s, depth - 1);
+    int n = g->legal_moves(st, l->moves);
     for (int i = 0; i < n; i++) {
-        void *child = l->states + (size_t)i * g->state_size;
         memcpy(child, st, g->state_size);
-        g->apply(child, moves[i]);
-        l->moves[i] = moves[i];
-        if (!settled(s, child, depth - 1, &l->pn[i], &l->dn[i]))
-            tt_get(s, state_key(child, g->state_size), g->hash(child),
-                   depth - 1, &l->pn[i], &l->dn[i]);
+        g->apply(child, l->moves[i]);
+        l->key[i] = 0;
+        if (settled(s, child, depth - 1, &l->pn[i], &l->dn[i]))
+            continue;
+        l->key[i] = tt_key(g, child); /* never 0, which marks settled */
+        l->check[i] = g->hash(child);
+        tt_prefetch(s, l->key[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        if (l->key[i])
+            tt_get(s, l->key[i], l->check[i], depth - 1, &l->pn[i],
+                   &l->dn[i]);
+        if (l->key[i] && depth - 1 <= 2 && l->pn[i] && l->dn[i]
+            && !s->out_of_budget) {
+            memcpy(child, st, g->state_size);
+            g->apply(child, l->moves[i]);
+            if (settle_near_bound(s, child, depth - 1,
+                                  g->to_move(child) == s->attacker,
+                                  &l->pn[i], &l->dn[i])) {
+                if (++s->nodes > s->max_nodes && s->max_nodes)
+                    s->out_of_budget = 1;
+                if (depth - 1 == 2)
+                    tt_put(s, l->key[i], l->check[i], depth - 1, l->pn[i],
+                           l->dn[i]);
+            }
+        }
+        if (or_node ? l->pn[i] == 0 : l->dn[i] == 0) {
+            n = i + 1; /* st is decided: the rest need not be made */
+            break;
+        }
     }
     *out = l;
     return n;
@@ -179,9 +277,14 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
     if (settled(s, st, depth, out_pn, out_dn))
         return;
     const int or_node = g->to_move(st) == s->attacker;
-    const uint64_t key = state_key(st, g->state_size), check = g->hash(st);
+    const uint64_t key = tt_key(g, st), check = g->hash(st);
     struct level *l;
     s->nodes++;
+    if (settle_near_bound(s, st, depth, or_node, out_pn, out_dn)) {
+        if (depth == 2)
+            tt_put(s, key, check, depth, *out_pn, *out_dn);
+        return;
+    }
     if (s->max_nodes && s->nodes > s->max_nodes)
         s->out_of_budget = 1;
     int n = s->out_of_budget ? -2 : expand(s, st, depth, &l);
@@ -227,8 +330,10 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
             c_pn = th_pn >= INF ? INF : add_sat(th_pn - pn, l->pn[pick]);
         }
         /* The child's own level is deeper, so l stays valid. */
-        mid(s, l->states + (size_t)pick * g->state_size, depth - 1, c_pn, c_dn,
-            &l->pn[pick], &l->dn[pick]);
+        unsigned char *child = solver_line(s, depth - 1);
+        memcpy(child, st, g->state_size);
+        g->apply(child, l->moves[pick]);
+        mid(s, child, depth - 1, c_pn, c_dn, &l->pn[pick], &l->dn[pick]);
     }
     tt_put(s, key, check, depth, pn, dn);
     *out_pn = pn;
@@ -236,6 +341,23 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
 }
 
 /* ---- the search ----------------------------------------------------------- */
+
+/* A zeroed table of bytes (a multiple of 128), aligned to 2 MiB and
+ * offered huge pages where the system has them: the search reads it at
+ * random, and with 4 KiB pages nearly every read is also a TLB miss. */
+static struct tt_entry *table_alloc(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t rounded = (bytes + huge - 1) / huge * huge;
+    void *p = aligned_alloc(huge, rounded);
+    if (!p)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, rounded, MADV_HUGEPAGE); /* a hint: failing is harmless */
+#endif
+    memset(p, 0, rounded);
+    return p;
+}
 
 static int solver_init(struct solver *s, const struct game *g, const void *st,
                        const struct solver_options *o, char *err,
@@ -254,8 +376,14 @@ static int solver_init(struct solver *s, const struct game *g, const void *st,
     size_t size = TT_WAYS;
     while (size * 2 <= entries)
         size *= 2;
-    s->tt = calloc(size, sizeof *s->tt);
-    if (!s->tt) {
+    s->line_stride = (g->state_size + 63) / 64 * 64;
+    if (s->line_stride % 4096 == 0)
+        s->line_stride += 64;
+    s->line = aligned_alloc(64, (SOLVER_MAX_PLIES + 1) * s->line_stride);
+    s->tt = table_alloc(size * sizeof *s->tt);
+    if (!s->tt || !s->line) {
+        free(s->tt);
+        free(s->line);
         snprintf(err, errsz, "out of memory for the transposition table");
         return -1;
     }
@@ -266,10 +394,8 @@ static int solver_init(struct solver *s, const struct game *g, const void *st,
 static void solver_free(struct solver *s)
 {
     for (int i = 0; i <= SOLVER_MAX_PLIES; i++)
-        if (s->levels[i]) {
-            free(s->levels[i]->states);
-            free(s->levels[i]);
-        }
+        free(s->levels[i]);
+    free(s->line);
     free(s->tt);
 }
 
@@ -287,8 +413,7 @@ static int child_proven(struct solver *s, const void *child, uint32_t depth)
     uint32_t pn, dn;
     if (settled(s, child, depth, &pn, &dn))
         return pn == 0;
-    tt_get(s, state_key(child, s->g->state_size), s->g->hash(child), depth,
-           &pn, &dn);
+    tt_get(s, tt_key(s->g, child), s->g->hash(child), depth, &pn, &dn);
     if (pn != 0 && dn != 0)
         search(s, child, depth, &pn, &dn);
     return pn == 0;
@@ -424,6 +549,11 @@ int solver_write_proof(const struct variant *v, const void *st,
 uint64_t solver_state_key(const void *st, size_t size)
 {
     return state_key(st, size);
+}
+
+uint64_t solver_tt_key(const struct solver *s, const void *st)
+{
+    return tt_key(s->g, st);
 }
 
 void solver_tt_get(const struct solver *s, uint64_t key, uint64_t check,

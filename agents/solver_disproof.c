@@ -22,8 +22,8 @@ static int child_disproven(struct solver *s, const void *child, uint32_t depth)
     uint32_t pn, dn;
     if (solver_settled(s, child, depth, &pn, &dn))
         return dn == 0;
-    solver_tt_get(s, solver_state_key(child, s->g->state_size), s->g->hash(child), depth,
-           &pn, &dn);
+    solver_tt_get(s, solver_tt_key(s, child), s->g->hash(child), depth, &pn,
+                  &dn);
     if (pn != 0 && dn != 0)
         solver_search(s, child, depth, &pn, &dn);
     return dn == 0;
@@ -256,9 +256,11 @@ static int dag_build(struct dag *d, const void *st, uint32_t depth,
         }
     } else if (!or_node) {
         /* a reply already written, then one the table knows, then one
-         * searched again */
+         * searched again; with a leaf below, the first that refutes (as
+         * the search found it: a leaf is too small to be worth sharing,
+         * and the table keeps none) */
         int pick = -1;
-        for (int pass = 0; pass < 3 && pick < 0; pass++)
+        for (int pass = depth == 2 ? 2 : 0; pass < 3 && pick < 0; pass++)
             for (int i = 0; i < nm && pick < 0; i++) {
                 uint32_t pn, dn;
                 memcpy(child, st, g->state_size);
@@ -268,11 +270,13 @@ static int dag_build(struct dag *d, const void *st, uint32_t depth,
                         pick = i;
                     continue;
                 }
-                uint64_t ck = solver_state_key(child, g->state_size);
-                if (pass == 0 && dag_find(d, ck, g->hash(child), depth - 1) >= 0)
+                if (pass == 0
+                    && dag_find(d, solver_state_key(child, g->state_size),
+                                g->hash(child), depth - 1) >= 0)
                     pick = i;
                 if (pass == 1) {
-                    solver_tt_get(s, ck, g->hash(child), depth - 1, &pn, &dn);
+                    solver_tt_get(s, solver_tt_key(s, child), g->hash(child),
+                                  depth - 1, &pn, &dn);
                     if (dn == 0)
                         pick = i;
                 }

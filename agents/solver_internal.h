@@ -22,12 +22,14 @@ struct tt_entry {
 
 #define TT_WAYS 4
 
-/* The children of one node being searched, kept for its whole visit. */
+/* The children of one node being searched, kept for its whole visit: the
+ * moves and their values, not the states (a Serbest state is 2.5 KiB and
+ * a node has ~700 children); a child is made again in the solver's line
+ * (below) each time it is searched. */
 struct level {
-    unsigned char *states; /* n states of state_size bytes */
-    size_t cap;
     move_t moves[GAME_MAX_MOVES];
     uint32_t pn[GAME_MAX_MOVES], dn[GAME_MAX_MOVES];
+    uint64_t key[GAME_MAX_MOVES], check[GAME_MAX_MOVES];
 };
 
 struct solver {
@@ -38,10 +40,25 @@ struct solver {
     uint64_t nodes, max_nodes;
     int out_of_budget, out_of_memory;
     struct level *levels[SOLVER_MAX_PLIES + 1];
+    /* One scratch state per remaining depth: a node at depth d makes its
+     * children in solver_line(s, d - 1). They lie line_stride bytes apart,
+     * never a multiple of 4 KiB: glibc's memcpy of a 2.5 KiB state (rep
+     * movsb) ran 3x slower on the 2-core AMD EPYC between buffers at the
+     * same offset in their pages (4K aliasing), as per-level buffers were. */
+    unsigned char *line;
+    size_t line_stride;
 };
 
-/* A 64-bit hash of every byte of a state (the table's key). */
+static inline unsigned char *solver_line(const struct solver *s, uint32_t d)
+{
+    return s->line + (size_t)d * s->line_stride;
+}
+
+/* A 64-bit hash of every byte of a state: what the disproof's DAG shares
+ * positions by, as the checker fingerprints whole states. */
 uint64_t solver_state_key(const void *st, size_t size);
+/* The table's key for st (the game's search_key, or every byte). */
+uint64_t solver_tt_key(const struct solver *s, const void *st);
 /* The table's (pn, dn) for a state at depth plies left ((1, 1) if none). */
 void solver_tt_get(const struct solver *s, uint64_t key, uint64_t check,
                    uint32_t depth, uint32_t *pn, uint32_t *dn);

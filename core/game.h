@@ -117,6 +117,24 @@ struct game {
      * once the game is over). `rulelab claim` samples such positions.
      * NULL in games without Kings Landing. */
     int (*king_landing_open)(const void *st);
+
+    /* For searches' transposition tables (agents/ab.c, agents/solver.c).
+     * search_key: a 64-bit key of st, the Zobrist hash mixed with
+     * everything else in the state the rules read from here on (side to
+     * move, counters, the live repetition stretch, the variant's rules),
+     * so two states that play alike share it even where their bytes
+     * differ (piece lists in another order, the history ring's stale
+     * slots), and two that may not differ in it but for a 64-bit
+     * collision. Far cheaper than hashing the whole state. A search runs
+     * within one variant, so a rule left out (tafl's king_throne and
+     * repetition_draw, which came later) is harmless; keys are part of ab's
+     * behaviour (its table's slots), so the mixing stays as it is.
+     * wins_at_once: for an ongoing st, 1 if the side to move has a legal
+     * move that wins the game at once, 0 if it has none, or -1 where the
+     * game cannot tell cheaply (the solver then plays every move). NULL:
+     * always -1. */
+    uint64_t (*search_key)(const void *st);
+    int (*wins_at_once)(const void *st);
 };
 
 /* The fields every game's state starts with, as its first member `head`,
@@ -157,6 +175,13 @@ static inline void game_set_ongoing(struct game_head *h)
 {
     h->outcome = GAME_ONGOING;
     h->reason = REASON_NONE;
+}
+
+/* One step of a search_key's mixing: h with the value v folded in. */
+static inline uint64_t game_key_mix(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9fb21c651e98df25ULL;
+    return h ^ (h >> 29);
 }
 
 /* The vtable functions every game shares; st points to a state whose first

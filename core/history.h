@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "game.h"
+
 #define HISTORY_PLIES 256
 
 struct history {
@@ -60,6 +62,18 @@ static inline int history_repetitions(const struct history *h, uint32_t ply,
         if (h->ring[(ply - (uint32_t)back) % HISTORY_PLIES] == hash)
             count++;
     return count;
+}
+
+/* h mixed with what the draw rules can still see of the stretch at ply:
+ * its quiet-ply count, its length and its live positions' hashes, newest
+ * first (the ring's stale slots are left out: no rule reads them). */
+static inline uint64_t history_key(uint64_t h, const struct history *hist,
+                                   uint32_t ply)
+{
+    h = game_key_mix(h, (uint64_t)hist->quiet_plies << 16 | hist->len);
+    for (uint32_t back = 0; back < hist->len; back++)
+        h = game_key_mix(h, hist->ring[(ply - back) % HISTORY_PLIES]);
+    return h;
 }
 
 #endif

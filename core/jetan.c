@@ -471,6 +471,30 @@ static int jetan_state_ok(const void *st)
     return h == s->head.hash;
 }
 
+/* jetan_game.search_key (game.h): the Zobrist hash (board, side to move,
+ * escapes, countdown) with the head, every counter and the rules mixed in
+ * again. */
+static uint64_t jetan_search_key(const void *st)
+{
+    const struct jetan_state *s = st;
+    uint64_t h = game_key_mix(s->head.hash,
+                              (uint64_t)s->head.side
+                                  | (uint64_t)s->head.first << 8
+                                  | (uint64_t)s->head.outcome << 16
+                                  | (uint64_t)s->head.reason << 24
+                                  | (uint64_t)s->ply << 32);
+    h = game_key_mix(h, (uint64_t)s->escape[0]
+                            | (uint64_t)s->escape[1] << 8
+                            | (uint64_t)s->countdown << 16
+                            | (uint64_t)s->countdown_left << 24
+                            | (uint64_t)s->max_plies << 32);
+    h = game_key_mix(h, (uint64_t)s->thoat_jumps
+                            | (uint64_t)s->princess_escape << 8
+                            | (uint64_t)s->princess_safe << 16
+                            | (uint64_t)s->equal_value << 24);
+    return game_key_mix(h, 0);
+}
+
 const struct game jetan_game = {
     .name = "jetan",
     .title = "Jetan (Martian chess, 10x10): take the Princess",
@@ -496,4 +520,5 @@ const struct game jetan_game = {
     .piece_at = jetan_piece_at,
     .seat_side = jetan_seat_side,
     .state_ok = jetan_state_ok,
+    .search_key = jetan_search_key,
 };

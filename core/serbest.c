@@ -435,6 +435,26 @@ static int serbest_king_landing_open(const void *st)
     return 0;
 }
 
+/* serbest_game.search_key (game.h): the Zobrist hash (board, hands, side
+ * to move) with the head, the repetition stretch, the ply and the rules
+ * mixed in. */
+static uint64_t serbest_search_key(const void *st)
+{
+    const struct serbest_state *s = st;
+    uint64_t h = game_key_mix(s->head.hash,
+                              (uint64_t)s->head.side
+                                  | (uint64_t)s->head.first << 8
+                                  | (uint64_t)s->head.outcome << 16
+                                  | (uint64_t)s->head.reason << 24
+                                  | (uint64_t)s->ply << 32);
+    h = game_key_mix(h, (uint64_t)s->kings_landing
+                            | (uint64_t)s->adjacent_drop_check << 8
+                            | (uint64_t)s->stalemate << 16);
+    h = game_key_mix(h, (uint64_t)s->no_capture_limit
+                            | (uint64_t)s->max_plies << 32);
+    return game_key_mix(history_key(h, &s->history, s->ply), 0);
+}
+
 const struct game serbest_game = {
     .name = "serbest",
     .title = "Serbest (KhanChess 10x10 with drops): Kings Landing, Khan, mate",
@@ -459,4 +479,6 @@ const struct game serbest_game = {
     .seat_side = serbest_seat_side,
     .state_ok = serbest_state_ok,
     .king_landing_open = serbest_king_landing_open,
+    .search_key = serbest_search_key,
+    .wins_at_once = serbest_wins_at_once,
 };

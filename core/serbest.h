@@ -103,6 +103,9 @@ int serbest_from_text_fragment(struct serbest_state *s,
                                const struct variant *v, const char *text,
                                char *err, size_t errsz);
 
+/* serbest_game.wins_at_once (game.h): 1, 0, or -1 where it cannot tell. */
+int serbest_wins_at_once(const void *st);
+
 /* Whether colour's king is on the board and attacked. */
 int serbest_in_check(const struct serbest_state *s, int colour);
 

@@ -438,3 +438,35 @@ int serbest_has_legal_move(const struct serbest_state *s)
         return 1;
     return ks.checkers < 2 && drops(s, &ks, ksq, buf) > 0;
 }
+
+/* serbest_game.wins_at_once. Only a Khan, a checkmate or a stalemate of
+ * the opponent (a loss for it under stalemate=loss) wins on the move. The
+ * last two need an opponent without a legal move after ours; an opponent
+ * whose king is in hand cannot be in check and holds another piece can
+ * drop it on any empty square but the 8 beside our king (the drop-check
+ * rule forbids no other), so with at least 10 empty squares before our
+ * move (a drop fills one) it always has a move, and only a Khan can win:
+ * our king one rank short of its far rank stepping onto it, legally (as
+ * king_moves tests). Any other position: -1. */
+int serbest_wins_at_once(const void *st)
+{
+    const struct serbest_state *s = st;
+    const int us = s->head.side, them = us ^ 1, ksq = s->king_sq[us];
+    if (s->head.outcome != GAME_ONGOING || s->king_sq[them])
+        return -1;
+    int spare = 0;
+    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
+        spare += s->hand[them][k];
+    if (!spare || 100 - s->pieces[0].count - s->pieces[1].count < 10)
+        return -1;
+    if (!ksq || SERBEST_RANK(ksq) != (us == SERBEST_WHITE ? 8 : 1))
+        return 0;
+    const int forward = us == SERBEST_WHITE ? 12 : -12;
+    for (int side = -1; side <= 1; side++) {
+        int t = ksq + forward + side;
+        if ((s->board[t] == SERBEST_EMPTY || enemy_at(s->board, t, us))
+            && !serbest_attacked(s, t, them, ksq))
+            return 1;
+    }
+    return 0;
+}

@@ -611,6 +611,36 @@ static int tafl_state_ok(const void *st)
            && counted[1] == s->pieces[1].count && king == s->king_sq;
 }
 
+/* tafl_game.search_key (game.h): the Zobrist hash (board, side to move)
+ * with the head, the shuttles, the repetition stretch, the ply and the
+ * rules mixed in. */
+static uint64_t tafl_search_key(const void *st)
+{
+    const struct tafl_state *s = st;
+    uint64_t h = game_key_mix(s->head.hash,
+                              (uint64_t)s->head.side
+                                  | (uint64_t)s->head.first << 8
+                                  | (uint64_t)s->head.outcome << 16
+                                  | (uint64_t)s->head.reason << 24
+                                  | (uint64_t)s->ply << 32);
+    h = game_key_mix(h, (uint64_t)s->last_from[0]
+                            | (uint64_t)s->last_from[1] << 8
+                            | (uint64_t)s->last_to[0] << 16
+                            | (uint64_t)s->last_to[1] << 24
+                            | (uint64_t)s->shuttle_len[0] << 32
+                            | (uint64_t)s->shuttle_len[1] << 48);
+    h = game_key_mix(h, (uint64_t)s->throne_passable
+                            | (uint64_t)s->throne_hostile << 8
+                            | (uint64_t)s->king_armed << 16
+                            | (uint64_t)s->edge_captures_king << 24
+                            | (uint64_t)s->king_custodial << 32
+                            | (uint64_t)s->escape_edge << 40);
+    h = game_key_mix(h, (uint64_t)s->repetition_limit
+                            | (uint64_t)s->no_capture_limit << 16
+                            | (uint64_t)s->max_plies << 32);
+    return game_key_mix(history_key(h, &s->history, s->ply), 0);
+}
+
 const struct game tafl_game = {
     .name = "tafl",
     .title = "Hnefatafl 9x9 (Tablut cross): attackers against the King",
@@ -634,4 +664,5 @@ const struct game tafl_game = {
     .piece_at = tafl_piece_at,
     .seat_side = tafl_seat_side,
     .state_ok = tafl_state_ok,
+    .search_key = tafl_search_key,
 };

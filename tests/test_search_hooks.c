@@ -1,0 +1,214 @@
+/*
+ * test_search_hooks.c -- the two game hooks the searches lean on
+ * (core/game.h): search_key, the transposition tables' key, and
+ * wins_at_once, the solver's shortcut at the last ply of its bound.
+ *
+ * search_key must be shared by states that play alike even where their
+ * bytes differ, and must differ where a rule can tell them apart: the
+ * tests reach one Serbest position by two drop orders (so the piece lists
+ * differ), then make pairs that differ only in the repetition stretch,
+ * the no-capture count or the ply. A key that left any of these out would
+ * let the solver reuse a value across states the rules score apart.
+ *
+ * wins_at_once (Serbest's) is compared, wherever it answers, with the
+ * naive reference of tests/ref, which plays every legal move and judges
+ * the result itself: over random positions of three Kings Landing
+ * variants, a third of them started by a White king dropped on rank 9 so
+ * that a Khan is often one step away. Both answers must occur, and the
+ * shortcut must answer in a good share of them (else the solver gains
+ * nothing).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "game.h"
+#include "rng.h"
+#include "serbest.h"
+#include "serbest_ref.h"
+#include "tafl.h"
+#include "variant.h"
+
+static void start(const char *spec, struct variant *v, void *st)
+{
+    char err[256];
+    if (variant_parse(spec, v, err, sizeof err) != 0)
+        fail_msg("%s: %s", spec, err);
+    v->game->init(st, v);
+}
+
+/* Plays the moves of `line` (space-separated move texts) on st. */
+static void play(const struct game *g, void *st, const char *line)
+{
+    char buf[512], err[256];
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        move_t m;
+        if (game_parse_move(g, st, tok, &m, err, sizeof err) != 0)
+            fail_msg("%s: %s", tok, err);
+        g->apply(st, m);
+    }
+}
+
+/* One position by two drop orders: equal keys, unequal bytes (the piece
+ * lists keep the order of the drops). */
+static void test_key_transposition(void **state)
+{
+    (void)state;
+    _Alignas(GAME_STATE_ALIGN) unsigned char a[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char b[GAME_MAX_STATE_SIZE];
+    struct variant v;
+    const struct game *g = &serbest_game;
+    start("serbest", &v, a);
+    start("serbest", &v, b);
+    play(g, a, "N@a1 n@a10 B@b1 b@b10");
+    play(g, b, "B@b1 b@b10 N@a1 n@a10");
+    assert_int_equal(g->hash(a), g->hash(b));
+    assert_true(memcmp(a, b, g->state_size) != 0);
+    assert_true(g->search_key(a) == g->search_key(b));
+}
+
+/* The same board at the same ply by two routes: the knights step out and
+ * back through different squares, so the stretch since the last drop
+ * holds other positions (a later repetition counts differently). */
+static void test_key_history(void **state)
+{
+    (void)state;
+    _Alignas(GAME_STATE_ALIGN) unsigned char a[GAME_MAX_STATE_SIZE];
+    _Alignas(GAME_STATE_ALIGN) unsigned char b[GAME_MAX_STATE_SIZE];
+    struct variant v;
+    const struct game *g = &serbest_game;
+    start("serbest", &v, a);
+    play(g, a, "N@a1 n@a10");
+    memcpy(b, a, g->state_size);
+    play(g, a, "a1b3 a10b8 b3a1 b8a10");
+    play(g, b, "a1c2 a10c9 c2a1 c9a10");
+    assert_int_equal(g->hash(a), g->hash(b));
+    assert_true(g->search_key(a) != g->search_key(b));
+    /* the same route again: the same key */
+    _Alignas(GAME_STATE_ALIGN) unsigned char c[GAME_MAX_STATE_SIZE];
+    start("serbest", &v, c);
+    play(g, c, "N@a1 n@a10 a1b3 a10b8 b3a1 b8a10");
+    assert_true(g->search_key(a) == g->search_key(c));
+}
+
+/* Texts that differ only in the no-capture count, or only in the ply
+ * (the ply cap reads it), give different keys; tafl likewise. */
+static void test_key_counters(void **state)
+{
+    (void)state;
+    static const char *const cases[][4] = {
+        {"serbest", "10/10/10/10/10/10/10/10/10/N9[KQRRBBNPPPPPPSSkqrrbbnnppppppss] b",
+         " 0 1", " 7 1"},
+        {"serbest", "10/10/10/10/10/10/10/10/10/N9[KQRRBBNPPPPPPSSkqrrbbnnppppppss] b",
+         " 0 1", " 0 3"},
+        {"tafl", "3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a",
+         " 0 0", " 4 0"},
+        {"tafl", "3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/4a4/3aaa3 a",
+         " 0 0", " 0 6"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        _Alignas(GAME_STATE_ALIGN) unsigned char a[GAME_MAX_STATE_SIZE];
+        _Alignas(GAME_STATE_ALIGN) unsigned char b[GAME_MAX_STATE_SIZE];
+        _Alignas(GAME_STATE_ALIGN) unsigned char c[GAME_MAX_STATE_SIZE];
+        struct variant v;
+        char ta[256], tb[256], err[256];
+        start(cases[i][0], &v, a);
+        const struct game *g = v.game;
+        snprintf(ta, sizeof ta, "%s%s", cases[i][1], cases[i][2]);
+        snprintf(tb, sizeof tb, "%s%s", cases[i][1], cases[i][3]);
+        if (g->from_text(a, &v, ta, err, sizeof err) != 0
+            || g->from_text(b, &v, tb, err, sizeof err) != 0
+            || g->from_text(c, &v, ta, err, sizeof err) != 0)
+            fail_msg("%s: %s", cases[i][0], err);
+        assert_true(g->search_key(a) != g->search_key(b));
+        assert_true(g->search_key(a) == g->search_key(c));
+    }
+}
+
+/* ---- wins_at_once against the reference ------------------------------ */
+
+/* 1 if some legal move of the reference wins at once for the side to move
+ * in text (a Khan, a mate or a stalemate that loses for the other side). */
+static int ref_wins_at_once(const char *text, const serbest_ref_params *p)
+{
+    static char moves[SERBEST_REF_MAX_MOVES][8];
+    char after[256];
+    char mover = strstr(text, "] w") ? 'w' : 'b';
+    int n = serbest_ref_moves(text, p, moves, SERBEST_REF_MAX_MOVES);
+    assert_true(n >= 0);
+    for (int i = 0; i < n; i++) {
+        serbest_ref_result r;
+        if (serbest_ref_make_move(text, moves[i], after, sizeof after) != 0
+            || serbest_ref_result_of(after, p, &r) != 0)
+            fail_msg("%s: the reference cannot play %s", text, moves[i]);
+        if (r.over && r.winner == mover)
+            return 1;
+    }
+    return 0;
+}
+
+static void test_wins_at_once(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"serbest(kings_landing=9)",
+                                        "serbest(kings_landing=8)",
+                                        "serbest(kings_landing=9,stalemate=win)"};
+    const struct game *g = &serbest_game;
+    struct rng r;
+    rng_seed(&r, 20261201);
+    int answered = 0, unsure = 0, wins = 0, positions = 0;
+    for (int game = 0; game < 60; game++) {
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        struct variant v;
+        int k = game % 3;
+        serbest_ref_params p = {k == 1 ? 8 : 9, 0, k == 2 ? 2 : 0};
+        start(specs[k], &v, st);
+        if (game % 3 == 0) {
+            char drop[8];
+            snprintf(drop, sizeof drop, "K@%c9", 'a' + (int)rng_below(&r, 10));
+            play(g, st, drop);
+        }
+        int plies = 1 + (int)rng_below(&r, 16);
+        for (int ply = 0; ply < plies && g->status(st).outcome == GAME_ONGOING;
+             ply++) {
+            move_t moves[GAME_MAX_MOVES];
+            int n = g->legal_moves(st, moves);
+            int fast = g->wins_at_once(st);
+            if (fast >= 0) {
+                char text[1024];
+                assert_true(g->to_text(st, text, sizeof text) > 0);
+                if (fast != ref_wins_at_once(text, &p))
+                    fail_msg("%s at %s: wins_at_once says %d", specs[k], text,
+                             fast);
+                answered++;
+                wins += fast;
+            } else {
+                unsure++;
+            }
+            positions++;
+            g->apply(st, moves[rng_below(&r, (uint32_t)n)]);
+        }
+    }
+    print_message("wins_at_once: %d of %d positions answered (%d wins), %d "
+                  "left to the solver\n", answered, positions, wins, unsure);
+    assert_true(wins >= 10);
+    assert_true(answered - wins >= 10);
+    assert_true(answered * 3 >= positions);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_key_transposition),
+        cmocka_unit_test(test_key_history),
+        cmocka_unit_test(test_key_counters),
+        cmocka_unit_test(test_wins_at_once),
+    };
+    return cmocka_run_group_tests_name("search_hooks", tests, NULL, NULL);
+}

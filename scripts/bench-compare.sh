@@ -22,28 +22,11 @@ set -euo pipefail
 [ $# -ge 2 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 old_rev=$1 new_rev=$2 rounds=${3:-5} seconds=${4:-2}
 root=$(cd "$(dirname "$0")/.." && pwd)
-base=${BENCH_DIR:-/tmp/rulelab-bench}
-mkdir -p "$base"
 
-# build REV: prints the path of its rulelab, building it if needed
-build() {
-    local sha dir
-    sha=$(git -C "$root" rev-parse --short=12 "$1^{commit}")
-    dir="$base/$sha"
-    if [ ! -x "$dir/build/rulelab" ]; then
-        [ -d "$dir" ] || git -C "$root" worktree add --detach "$dir" "$sha" >&2 \
-            || { echo "bench-compare: cannot check out $1" >&2; return 1; }
-        if ! { cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release \
-                && cmake --build "$dir/build" -j "$(nproc)" --target rulelab; } >&2; then
-            echo "bench-compare: building $1 failed (above); an older revision may" \
-                "need packages this one does not (cbdcb07: libinih-dev)" >&2
-            return 1
-        fi
-    fi
-    echo "$dir/build/rulelab"
-}
-old=$(build "$old_rev") || exit 1
-new=$(build "$new_rev") || exit 1
+# shellcheck source=scripts/bench_build.sh
+. "$root/scripts/bench_build.sh"
+old=$(bench_build "$old_rev") || exit 1
+new=$(bench_build "$new_rev") || exit 1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

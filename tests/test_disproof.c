@@ -17,11 +17,13 @@
  *    reference move that wins at once, every defender reply is legal for
  *    the reference and every END stands where the reference says the game
  *    is over or the bound has run out; every link's target is in the same
- *    position text as the child. A certificate with more than 1,000
- *    attacker nodes is checked on a seeded sample of 1,000 of them (Jetan
- *    from the start within 5 plies has 6,000 or so).
- *  - The committed Kings Landing disproof (argv[1]: rank 8, 3 plies from
- *    the empty board) verifies and passes the same walk with serbest_ref.
+ *    position text as the child. Where a certificate has more than 1,000
+ *    attacker nodes with moves to list, or 1,000 leaves, a seeded sample
+ *    of 1,000 of each is checked (Jetan from the start within 5 plies has
+ *    6,000 or so).
+ *  - The committed Kings Landing disproofs pass the same walk in
+ *    test_disproof_committed.c; the reader and the walk are
+ *    tests/disproof_reader.c, written from the format's description.
  *  - Tampered disproofs are rejected with the node named: an attacker move
  *    left out, a defender reply that loses, a bound too short, a line
  *    stopped early, a link to another position; and so are truncated or
@@ -40,6 +42,7 @@
 #include <cmocka.h>
 
 #include "disproof.h"
+#include "disproof_reader.h"
 #include "game.h"
 #include "jetan_ref.h"
 #include "minimax.h"
@@ -49,272 +52,6 @@
 #include "sha256.h"
 #include "solver.h"
 #include "tafl_ref.h"
-
-static const char *committed_path; /* argv[1] */
-
-/* ---- the references, one interface ------------------------------------- */
-
-struct ref {
-    int game; /* 0 tafl, 1 serbest, 2 jetan */
-    tafl_ref_params tp;
-    serbest_ref_params sp;
-    jetan_ref_params jp;
-    char attacker; /* the side letter to move at the root */
-};
-
-/* The reference for the variant v, with its parameters read from v. */
-static struct ref ref_for(const struct variant *v, const char *root_text)
-{
-    struct ref r;
-    memset(&r, 0, sizeof r);
-    const char *name = v->game->name;
-    if (strcmp(name, "tafl") == 0) {
-        r.game = 0;
-        tafl_ref_defaults(&r.tp);
-        r.tp.throne_passable = variant_get(v, "throne_passable");
-        r.tp.throne_hostile = variant_get(v, "throne_hostile");
-        r.tp.king_armed = variant_get(v, "king_armed");
-        r.tp.edge_captures_king = variant_get(v, "edge_captures_king");
-        r.tp.king_custodial = variant_get(v, "king_capture");
-        r.tp.escape_edge = variant_get(v, "escape");
-    } else if (strcmp(name, "serbest") == 0) {
-        r.game = 1;
-        r.sp.kings_landing = variant_get(v, "kings_landing");
-        r.sp.adjacent_drop_check = variant_get(v, "adjacent_drop_check");
-        r.sp.stalemate = variant_get(v, "stalemate");
-    } else {
-        r.game = 2;
-        r.jp.thoat_jumps = variant_get(v, "thoat_jumps");
-        r.jp.princess_safe = variant_get(v, "princess_safe");
-        r.jp.princess_escape = variant_get(v, "princess_escape");
-    }
-    r.attacker = strchr(root_text, ' ')[1];
-    return r;
-}
-
-static char side_of(const char *fen)
-{
-    return strchr(fen, ' ')[1];
-}
-
-/* The reference's legal moves at fen, sorted; the count or -1. */
-static int ref_moves(const struct ref *r, const char *fen, char out[][8])
-{
-    if (r->game == 0)
-        return tafl_ref_moves(fen, &r->tp, out, TAFL_REF_MAX_MOVES);
-    if (r->game == 1)
-        return serbest_ref_moves(fen, &r->sp, out, SERBEST_REF_MAX_MOVES);
-    return jetan_ref_moves(fen, &r->jp, out, JETAN_REF_MAX_MOVES);
-}
-
-/* Plays the legal move at fen into out: 0 the game goes on, 1 the
- * attacker has won, 2 it is over without an attacker win; -1 on error. */
-static int ref_play(const struct ref *r, const char *fen, const char *move,
-                    char *out, size_t n)
-{
-    char mover = side_of(fen), winner = 0;
-    int over = 0;
-    if (r->game == 0) {
-        int result;
-        if (tafl_ref_apply(fen, &r->tp, move, out, n, &result) != 0)
-            return -1;
-        over = result != 0;
-        winner = result == 1 ? 'd' : result == 2 ? 'a' : mover;
-    } else if (r->game == 1) {
-        serbest_ref_result res;
-        if (serbest_ref_make_move(fen, move, out, n) != 0
-            || serbest_ref_result_of(out, &r->sp, &res) != 0)
-            return -1;
-        over = res.over;
-        winner = res.winner;
-    } else {
-        jetan_ref_result res;
-        if (jetan_ref_play_listed(fen, &r->jp, move, out, n, &res) != 0)
-            return -1;
-        over = res.over;
-        winner = res.winner;
-    }
-    return !over ? 0 : winner == r->attacker ? 1 : 2;
-}
-
-/* ---- the certificate, read by this file's own reader --------------------- */
-
-enum { SLOT_END, SLOT_NEW, SLOT_SHARED, SLOT_REF };
-
-struct tedge {
-    char move[DISPROOF_MOVE_MAX + 1];
-    int slot;
-    long child; /* the node number for NEW, SHARED and REF */
-};
-
-struct tnode {
-    int bound, or_node, ply;
-    int n; /* edges */
-    struct tedge *e;
-    char fen[160]; /* the reference's position text */
-    long parent; /* -1 for the root */
-};
-
-struct tcert {
-    char variant[VARIANT_TEXT_MAX], position[1024];
-    int plies;
-    struct tnode *nodes;
-    long n, cap;
-    struct ref ref;
-    /* reading */
-    const unsigned char *data;
-    size_t len, pos;
-    char dict[DISPROOF_MAX_MOVE_IDS][DISPROOF_MOVE_MAX + 1];
-    long ndict;
-    char err[512];
-};
-
-static int cert_fail(struct tcert *t, const char *fmt, ...)
-{
-    if (!t->err[0]) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(t->err, sizeof t->err, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-static int get_varint(struct tcert *t, uint32_t *v)
-{
-    uint64_t x = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-        if (t->pos >= t->len)
-            return cert_fail(t, "the data ends at byte %zu", t->pos);
-        unsigned b = t->data[t->pos++];
-        x |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = (uint32_t)x;
-            return 0;
-        }
-    }
-    return cert_fail(t, "a long number at byte %zu", t->pos);
-}
-
-static int get_move(struct tcert *t, char *out)
-{
-    uint32_t v;
-    if (get_varint(t, &v))
-        return -1;
-    if (v > 0) {
-        if ((long)v - 1 >= t->ndict)
-            return cert_fail(t, "move id %u undefined", v - 1);
-        strcpy(out, t->dict[v - 1]);
-        return 0;
-    }
-    if (t->pos >= t->len)
-        return cert_fail(t, "the data ends in a move");
-    size_t n = t->data[t->pos++];
-    if (n < 1 || n > DISPROOF_MOVE_MAX || t->pos + n > t->len)
-        return cert_fail(t, "a bad move text at byte %zu", t->pos);
-    memcpy(t->dict[t->ndict], t->data + t->pos, n);
-    t->dict[t->ndict][n] = '\0';
-    t->pos += n;
-    strcpy(out, t->dict[t->ndict++]);
-    return 0;
-}
-
-/* Reads the node at fen (reference text) and everything inside it. */
-static int get_node(struct tcert *t, const char *fen, int ply, long parent)
-{
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 256;
-        t->nodes = realloc(t->nodes, sizeof *t->nodes * (size_t)t->cap);
-        assert_non_null(t->nodes);
-    }
-    long k = t->n++;
-    struct tnode *nd = &t->nodes[k];
-    uint32_t bound, count = 1;
-    memset(nd, 0, sizeof *nd);
-    snprintf(nd->fen, sizeof nd->fen, "%s", fen);
-    nd->ply = ply;
-    nd->parent = parent;
-    if (get_varint(t, &bound))
-        return -1;
-    nd->bound = (int)bound;
-    nd->or_node = side_of(fen) == t->ref.attacker;
-    if (nd->or_node && bound == 1)
-        count = 0;
-    else if (nd->or_node && get_varint(t, &count))
-        return -1;
-    struct tedge *e = calloc(count ? count : 1, sizeof *e);
-    assert_non_null(e);
-    t->nodes[k].e = e;
-    t->nodes[k].n = (int)count;
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t slot;
-        char child[160];
-        if (get_move(t, e[i].move) || get_varint(t, &slot))
-            return -1;
-        e[i].slot = slot >= 3 ? SLOT_REF : (int)slot;
-        if (slot >= 3) {
-            e[i].child = t->n - (long)(slot - 2);
-            continue;
-        }
-        if (slot == 0)
-            continue;
-        e[i].child = t->n;
-        if (ref_play(&t->ref, t->nodes[k].fen, e[i].move, child,
-                     sizeof child) != 0)
-            return cert_fail(t, "node %ld: the reference cannot play %s "
-                             "before a node", k, e[i].move);
-        if (get_node(t, child, ply + 1, k))
-            return -1;
-        e = t->nodes[k].e; /* nodes may have moved; edges have not */
-    }
-    return 0;
-}
-
-static void cert_free(struct tcert *t)
-{
-    for (long i = 0; i < t->n; i++)
-        free(t->nodes[i].e);
-    free(t->nodes);
-    free(t);
-}
-
-/* Reads a whole certificate file (header, data) into a new tcert. */
-static struct tcert *cert_read(const unsigned char *buf, size_t len)
-{
-    struct tcert *t = calloc(1, sizeof *t);
-    struct variant v;
-    char err[256], *lines[7];
-    size_t pos = 0;
-    assert_non_null(t);
-    char *copy = malloc(len + 1);
-    assert_non_null(copy);
-    memcpy(copy, buf, len);
-    copy[len] = '\0';
-    for (int i = 0; i < 7; i++) {
-        char *nl = memchr(copy + pos, '\n', len - pos);
-        assert_non_null(nl);
-        *nl = '\0';
-        lines[i] = copy + pos;
-        pos = (size_t)(nl - copy) + 1;
-    }
-    assert_string_equal(lines[0], DISPROOF_MAGIC);
-    assert_int_equal(strncmp(lines[1], "variant ", 8), 0);
-    snprintf(t->variant, sizeof t->variant, "%s", lines[1] + 8);
-    snprintf(t->position, sizeof t->position, "%s", lines[2] + 9);
-    t->plies = atoi(lines[3] + 6);
-    assert_string_equal(lines[6], "data");
-    free(copy);
-    if (variant_parse(t->variant, &v, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    t->ref = ref_for(&v, t->position);
-    t->data = buf + pos;
-    t->len = len - pos;
-    if (get_node(t, t->position, 0, -1) != 0)
-        fail_msg("the test's reader: %s", t->err);
-    if (t->len - t->pos != 4 || memcmp(t->data + t->pos, "end\n", 4) != 0)
-        fail_msg("the test's reader: no 'end' after the root");
-    return t;
-}
 
 /* ---- writing a (tampered) certificate back ------------------------------- */
 
@@ -409,17 +146,6 @@ static int cert_write(const struct tcert *t, char **buf, size_t *len)
     return w.failed ? -1 : 0;
 }
 
-/* disproof_verify on a buffer: 0 or -1 with err. */
-static int verify_buf(const char *buf, size_t len, struct disproof_info *info,
-                      char *err, size_t errsz)
-{
-    FILE *f = fmemopen((void *)buf, len, "r");
-    assert_non_null(f);
-    int rc = disproof_verify(f, info, err, errsz);
-    fclose(f);
-    return rc;
-}
-
 /* "node K (line: m1 m2 ..." as the checker names node k of t. */
 static void place_of(const struct tcert *t, long k, char *out, size_t n)
 {
@@ -455,93 +181,6 @@ static void expect_rejected(const struct tcert *t, long k, const char *why,
         fail_msg("%s: the tampered disproof verifies", what);
     if (!strstr(err, where) || !strstr(err, why))
         fail_msg("%s: expected '%s ... %s', got: %s", what, where, why, err);
-}
-
-/* ---- the walk with the references ----------------------------------------- */
-
-static int cmp_text(const void *a, const void *b)
-{
-    return strcmp(a, b);
-}
-
-/* Checks t with the reference alone (see the top of the file): every
- * node's edges, and the attacker nodes (all, or a seeded sample of 1,000
- * when there are more) against the reference's move lists. Returns the
- * number of attacker nodes whose lists or leaves were checked. */
-static long ref_check(const struct tcert *t, uint64_t seed, const char *what)
-{
-    static char moves[SERBEST_REF_MAX_MOVES][8], listed[SERBEST_REF_MAX_MOVES][8];
-    char child[160];
-    long attackers = 0, checked = 0;
-    for (long k = 0; k < t->n; k++)
-        attackers += t->nodes[k].or_node;
-    struct rng r;
-    rng_seed(&r, seed);
-    long want = attackers < 1000 ? attackers : 1000, left = attackers;
-    for (long k = 0; k < t->n; k++) {
-        const struct tnode *nd = &t->nodes[k];
-        int need = nd->bound - 1;
-        int nm = ref_moves(&t->ref, nd->fen, moves);
-        if (nm < 0)
-            fail_msg("%s: node %ld: the reference cannot read %s", what, k,
-                     nd->fen);
-        if (nd->or_node) {
-            /* selection sampling: each node in with probability want/left */
-            int sampled = (long)rng_below(&r, (uint32_t)left) < want;
-            left--;
-            if (sampled) {
-                want--;
-                checked++;
-                if (nd->bound == 1) {
-                    for (int i = 0; i < nm; i++)
-                        if (ref_play(&t->ref, nd->fen, moves[i], child,
-                                     sizeof child) == 1)
-                            fail_msg("%s: leaf node %ld (%s): the reference "
-                                     "wins at once with %s", what, k, nd->fen,
-                                     moves[i]);
-                } else {
-                    if (nd->n != nm)
-                        fail_msg("%s: node %ld (%s): %d moves listed, the "
-                                 "reference has %d", what, k, nd->fen, nd->n,
-                                 nm);
-                    for (int i = 0; i < nd->n; i++)
-                        strcpy(listed[i], nd->e[i].move);
-                    qsort(listed, (size_t)nd->n, sizeof listed[0], cmp_text);
-                    for (int i = 0; i < nm; i++)
-                        if (strcmp(listed[i], moves[i]) != 0)
-                            fail_msg("%s: node %ld (%s): listed %s where the "
-                                     "reference has %s", what, k, nd->fen,
-                                     listed[i], moves[i]);
-                }
-            }
-        }
-        for (int i = 0; i < nd->n; i++) {
-            const struct tedge *e = &nd->e[i];
-            int legal = 0;
-            for (int j = 0; j < nm && !legal; j++)
-                legal = strcmp(moves[j], e->move) == 0;
-            if (!legal)
-                fail_msg("%s: node %ld: %s is not legal for the reference",
-                         what, k, e->move);
-            int res = ref_play(&t->ref, nd->fen, e->move, child, sizeof child);
-            if (res == 1 || res < 0)
-                fail_msg("%s: node %ld: after %s the reference says the "
-                         "attacker has won", what, k, e->move);
-            if ((e->slot == SLOT_END) != (res == 2 || need == 0))
-                fail_msg("%s: node %ld: after %s the slot is %s, the "
-                         "reference says %s with %d plies left", what, k,
-                         e->move, e->slot == SLOT_END ? "END" : "a node",
-                         res == 2 ? "over" : "going on", need);
-            if (e->slot == SLOT_END)
-                continue;
-            const struct tnode *c = &t->nodes[e->child];
-            if (strcmp(c->fen, child) != 0 || c->bound < need)
-                fail_msg("%s: node %ld: after %s the child node %ld is %s at "
-                         "bound %d, the reference reaches %s needing %d", what,
-                         k, e->move, e->child, c->fen, c->bound, child, need);
-        }
-    }
-    return checked;
 }
 
 /* ---- the cross-check against minimax -------------------------------------- */
@@ -865,37 +504,6 @@ static void test_losing_reply(void **state)
     assert_int_equal(found, 4);
 }
 
-/* ---- the committed Kings Landing disproof --------------------------------- */
-
-static void test_committed(void **state)
-{
-    (void)state;
-    FILE *f = fopen(committed_path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", committed_path);
-    char *buf = NULL, err[1024];
-    size_t len = 0, got;
-    char chunk[65536];
-    FILE *m = open_memstream(&buf, &len);
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        fwrite(chunk, 1, got, m);
-    fclose(m);
-    fclose(f);
-    struct disproof_info info;
-    if (verify_buf(buf, len, &info, err, sizeof err) != 0)
-        fail_msg("%s: %s", committed_path, err);
-    struct tcert *t = cert_read((unsigned char *)buf, len);
-    assert_int_equal(info.plies, 3);
-    assert_non_null(strstr(t->variant, "kings_landing=8"));
-    long checked = ref_check(t, 8, committed_path);
-    print_message("%s: %ld nodes, %ld attacker nodes checked with "
-                  "serbest_ref (%ld leaves)\n", committed_path, t->n, checked,
-                  info.leaves);
-    assert_true(checked >= 681 || checked >= 1000);
-    cert_free(t);
-    free(buf);
-}
-
 static void test_sha256(void **state)
 {
     (void)state;
@@ -926,14 +534,12 @@ static void test_sha256(void **state)
                              "046d39ccc7112cd0");
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-    committed_path = argc > 1 ? argv[1] : "serbest_kl8_nowin3.disproof";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_tampered_jetan),
         cmocka_unit_test(test_losing_reply),
-        cmocka_unit_test(test_committed),
         cmocka_unit_test(test_cross_tafl),
         cmocka_unit_test(test_cross_serbest),
         cmocka_unit_test(test_cross_jetan),

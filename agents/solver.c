@@ -371,6 +371,7 @@ static int solver_init(struct solver *s, const struct game *g, const void *st,
     s->g = g;
     s->attacker = g->to_move(st);
     s->max_nodes = o->max_nodes;
+    s->max_dag_nodes = o->max_dag_nodes ? o->max_dag_nodes : SOLVER_DAG_NODES;
     size_t entries = (o->max_mb ? o->max_mb : 64) * 1024 * 1024
                      / sizeof(struct tt_entry);
     size_t size = TT_WAYS;

@@ -6,8 +6,9 @@
  * attacker: OR nodes are its turns, AND nodes the defender's. A position
  * where the game ended is a proof if the attacker won, a disproof
  * otherwise (draws and the ply bound count as not-a-win). A transposition
- * table (size from max_mb) is keyed by a 64-bit hash of the whole state,
- * checked against the game's Zobrist hash.
+ * table (size from max_mb) is keyed by the game's search_key (a hash of
+ * the whole state where the game has none), checked against the game's
+ * Zobrist hash.
  *
  * A proven win can be written out as a proof certificate (a strategy
  * tree), which proof_verify (proof.h) re-checks from scratch with the move
@@ -56,7 +57,14 @@ struct solver_options {
     int plies; /* 1..SOLVER_MAX_PLIES: the bound on the game's length */
     uint64_t max_nodes; /* nodes expanded before giving up; 0 = no limit */
     size_t max_mb; /* transposition table memory */
+    /* A disproof is built as a DAG in memory (sharing transpositions) up
+     * to this many nodes, 40 bytes or so each, and beyond is written as
+     * a tree without links, streamed through a temporary file; 0 means
+     * SOLVER_DAG_NODES. */
+    size_t max_dag_nodes;
 };
+
+#define SOLVER_DAG_NODES ((size_t)1 << 24)
 
 struct solver_result {
     enum solver_answer answer;

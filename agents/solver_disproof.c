@@ -61,6 +61,7 @@ struct dag {
     int64_t *file_id; /* the id each text has in the file, -1 before */
     size_t ntexts, text_mask;
     int64_t ntexts_in_file;
+    int too_big; /* the DAG reached s->max_dag_nodes: stream a tree */
     char err[256];
 };
 
@@ -164,6 +165,10 @@ static int dag_remember(struct dag *d, uint64_t key, uint64_t check,
 static int32_t dag_add(struct dag *d, uint32_t bound, int or_node,
                        const struct dedge *buf, int n)
 {
+    if (d->n >= d->s->max_dag_nodes) {
+        d->too_big = 1;
+        return dag_fail(d, "the disproof's DAG would pass its node cap");
+    }
     if (d->n == d->cap) {
         size_t cap = d->cap ? 2 * d->cap : 1024;
         void *grown = realloc(d->nodes, sizeof *d->nodes * cap);
@@ -221,6 +226,43 @@ static int dag_edge(struct dag *d, const void *st, move_t m, void *child,
     return dag_build(d, child, depth - 1, &e->child);
 }
 
+/* The defender's reply to write at st (depth plies left, disproven): one
+ * already in the DAG (if use_dag), then one the table knows, then one
+ * searched again; with a leaf below, the first that refutes (as the
+ * search found it: a leaf is too small to be worth sharing, and the table
+ * keeps none). Its index in moves, or -1. child is scratch. */
+static int pick_reply(struct dag *d, const void *st, uint32_t depth,
+                      const move_t *moves, int nm, void *child, int use_dag)
+{
+    struct solver *s = d->s;
+    const struct game *g = s->g;
+    int first = depth == 2 ? 2 : use_dag ? 0 : 1;
+    for (int pass = first; pass < 3; pass++)
+        for (int i = 0; i < nm; i++) {
+            uint32_t pn, dn;
+            memcpy(child, st, g->state_size);
+            g->apply(child, moves[i]);
+            if (solver_settled(s, child, depth - 1, &pn, &dn)) {
+                if (dn == 0)
+                    return i;
+                continue;
+            }
+            if (pass == 0
+                && dag_find(d, solver_state_key(child, g->state_size),
+                            g->hash(child), depth - 1) >= 0)
+                return i;
+            if (pass == 1) {
+                solver_tt_get(s, solver_tt_key(s, child), g->hash(child),
+                              depth - 1, &pn, &dn);
+                if (dn == 0)
+                    return i;
+            }
+            if (pass == 2 && child_disproven(s, child, depth - 1))
+                return i;
+        }
+    return -1;
+}
+
 /* The node of st at `depth` plies left (disproven), found or built. */
 static int dag_build(struct dag *d, const void *st, uint32_t depth,
                      int32_t *out)
@@ -255,34 +297,7 @@ static int dag_build(struct dag *d, const void *st, uint32_t depth,
                 rc = dag_edge(d, st, moves[i], child, depth, &buf[n++]);
         }
     } else if (!or_node) {
-        /* a reply already written, then one the table knows, then one
-         * searched again; with a leaf below, the first that refutes (as
-         * the search found it: a leaf is too small to be worth sharing,
-         * and the table keeps none) */
-        int pick = -1;
-        for (int pass = depth == 2 ? 2 : 0; pass < 3 && pick < 0; pass++)
-            for (int i = 0; i < nm && pick < 0; i++) {
-                uint32_t pn, dn;
-                memcpy(child, st, g->state_size);
-                g->apply(child, moves[i]);
-                if (solver_settled(s, child, depth - 1, &pn, &dn)) {
-                    if (dn == 0)
-                        pick = i;
-                    continue;
-                }
-                if (pass == 0
-                    && dag_find(d, solver_state_key(child, g->state_size),
-                                g->hash(child), depth - 1) >= 0)
-                    pick = i;
-                if (pass == 1) {
-                    solver_tt_get(s, solver_tt_key(s, child), g->hash(child),
-                                  depth - 1, &pn, &dn);
-                    if (dn == 0)
-                        pick = i;
-                }
-                if (pass == 2 && child_disproven(s, child, depth - 1))
-                    pick = i;
-            }
+        int pick = pick_reply(d, st, depth, moves, nm, child, 1);
         if (pick < 0)
             rc = dag_fail(d, "the disproof could not be rebuilt (no reply)");
         else
@@ -309,6 +324,21 @@ static void put_varint(FILE *out, uint64_t v)
     putc((int)v, out);
 }
 
+/* Writes the move of dictionary entry `text`: its number in the file, or
+ * on its first use 0 and the text itself (which gives it the next one). */
+static void put_move(struct dag *d, uint32_t text, FILE *out)
+{
+    if (d->file_id[text] >= 0) {
+        put_varint(out, (uint64_t)d->file_id[text] + 1);
+        return;
+    }
+    size_t len = strlen(d->texts[text]);
+    put_varint(out, 0);
+    putc((int)len, out);
+    fwrite(d->texts[text], 1, len, out);
+    d->file_id[text] = d->ntexts_in_file++;
+}
+
 /* Writes node id's record (its first visit) and below. */
 static void dag_emit(struct dag *d, int32_t id, int64_t *next, FILE *out)
 {
@@ -319,16 +349,7 @@ static void dag_emit(struct dag *d, int32_t id, int64_t *next, FILE *out)
         put_varint(out, node->n_edges);
     for (uint32_t i = 0; i < node->n_edges; i++) {
         const struct dedge *e = &d->edges[node->first_edge + i];
-        if (d->file_id[e->text] >= 0) {
-            put_varint(out, (uint64_t)d->file_id[e->text] + 1);
-        } else {
-            size_t len = strlen(d->texts[e->text]);
-            put_varint(out, 0);
-            putc((int)len, out);
-            fwrite(d->texts[e->text], 1, len, out);
-        }
-        if (d->file_id[e->text] < 0)
-            d->file_id[e->text] = d->ntexts_in_file++;
+        put_move(d, e->text, out);
         if (e->child < 0) {
             put_varint(out, 0);
         } else if (d->nodes[e->child].emitted >= 0) {
@@ -350,6 +371,98 @@ static void dag_free(struct dag *d)
     free(d->file_id);
 }
 
+/* ---- the tree streamed, for a disproof too big for the DAG ------------ */
+
+/* Writes the record of st (disproven at depth plies left) and those below
+ * it straight to out, in the order dag_emit would, every child a new node
+ * (no links: nothing is kept to link to); counts them in *nodes. */
+static int stream_node(struct dag *d, const void *st, uint32_t depth,
+                       FILE *out, long *nodes)
+{
+    struct solver *s = d->s;
+    const struct game *g = s->g;
+    const int or_node = g->to_move(st) == s->attacker;
+    move_t *moves = malloc(sizeof *moves * (size_t)g->max_moves);
+    unsigned char *child = aligned_alloc(GAME_STATE_ALIGN, GAME_MAX_STATE_SIZE);
+    int rc = 0;
+    (*nodes)++;
+    put_varint(out, depth);
+    if (!moves || !child) {
+        rc = dag_fail(d, "out of memory for the disproof");
+        goto done;
+    }
+    int nm = g->legal_moves(st, moves), from = 0, to = nm;
+    if (or_node && depth == 1)
+        goto done; /* a leaf: the checker plays every move itself */
+    if (or_node) {
+        put_varint(out, (uint64_t)nm);
+    } else {
+        from = pick_reply(d, st, depth, moves, nm, child, 0);
+        to = from + 1;
+        if (from < 0) {
+            rc = dag_fail(d, "the disproof could not be rebuilt (no reply)");
+            goto done;
+        }
+    }
+    for (int i = from; i < to && rc == 0; i++) {
+        char text[64];
+        memcpy(child, st, g->state_size);
+        g->apply(child, moves[i]);
+        enum game_outcome o = g->status(child).outcome;
+        if (o == (s->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1)
+            || (o == GAME_ONGOING && depth > 1 && or_node
+                && !child_disproven(s, child, depth - 1))) {
+            rc = dag_fail(d, "the disproof could not be rebuilt");
+            break;
+        }
+        if (g->move_to_text(st, moves[i], text, sizeof text) < 0) {
+            rc = dag_fail(d, "a move text too long for a disproof");
+            break;
+        }
+        int64_t t = dag_text(d, text);
+        if (t < 0) {
+            rc = -1;
+            break;
+        }
+        put_move(d, (uint32_t)t, out);
+        if (o != GAME_ONGOING || depth == 1) {
+            put_varint(out, 0);
+        } else {
+            put_varint(out, 1);
+            rc = stream_node(d, child, depth - 1, out, nodes);
+        }
+    }
+done:
+    free(moves);
+    free(child);
+    return rc;
+}
+
+/* Streams the disproof of root into a temporary file, then writes the
+ * header (which counts the nodes) and the data to out. */
+static int stream_disproof(struct dag *d, const void *root, int plies,
+                           const char *head, FILE *out, long *nodes)
+{
+    FILE *data = tmpfile();
+    if (!data)
+        return dag_fail(d, "cannot make a temporary file for the disproof");
+    *nodes = 0;
+    int rc = stream_node(d, root, (uint32_t)plies, data, nodes);
+    if (rc == 0 && (fflush(data) != 0 || ferror(data)))
+        rc = dag_fail(d, "writing the disproof's temporary file failed");
+    if (rc == 0) {
+        char chunk[65536];
+        size_t got;
+        fprintf(out, "%snodes %ld\nshared 0\ndata\n", head, *nodes);
+        rewind(data);
+        while ((got = fread(chunk, 1, sizeof chunk, data)) > 0)
+            fwrite(chunk, 1, got, out);
+        fputs("end\n", out);
+    }
+    fclose(data);
+    return rc;
+}
+
 /* solver_internal.h */
 int solver_write_disproof(struct solver *s, const struct variant *v,
                           const void *root, const char *position, int plies,
@@ -357,23 +470,38 @@ int solver_write_disproof(struct solver *s, const struct variant *v,
                           char *err, size_t errsz)
 {
     struct dag d;
-    char canonical[VARIANT_TEXT_MAX];
+    char canonical[VARIANT_TEXT_MAX], head[2 * VARIANT_TEXT_MAX + 1200];
     int32_t root_id;
     memset(&d, 0, sizeof d);
     d.s = s;
+    variant_canonical(v, canonical, sizeof canonical);
+    snprintf(head, sizeof head, "%s\nvariant %s\nposition %s\nplies %d\n",
+             DISPROOF_MAGIC, canonical, position, plies);
     if (dag_build(&d, root, (uint32_t)plies, &root_id) != 0) {
-        snprintf(err, errsz, "%s", d.err);
+        int too_big = d.too_big;
         dag_free(&d);
+        if (too_big) {
+            long nodes;
+            memset(&d, 0, sizeof d);
+            d.s = s;
+            int rc = stream_disproof(&d, root, plies, head, out, &nodes);
+            if (rc == 0 && cert) {
+                cert->nodes = nodes;
+                cert->shared = 0;
+            }
+            if (rc != 0)
+                snprintf(err, errsz, "%s", d.err);
+            dag_free(&d);
+            return rc;
+        }
+        snprintf(err, errsz, "%s", d.err);
         return -1;
     }
     long shared = 0;
     for (size_t i = 0; i < d.n; i++)
         shared += d.nodes[i].refs >= 2 && (int32_t)i != root_id;
     d.nodes[root_id].refs = 1; /* the root has no slot */
-    variant_canonical(v, canonical, sizeof canonical);
-    fprintf(out, "%s\nvariant %s\nposition %s\nplies %d\nnodes %zu\n"
-            "shared %ld\ndata\n", DISPROOF_MAGIC, canonical, position, plies,
-            d.n, shared);
+    fprintf(out, "%snodes %zu\nshared %ld\ndata\n", head, d.n, shared);
     int64_t next = 0;
     dag_emit(&d, root_id, &next, out);
     fputs("end\n", out);

@@ -38,6 +38,7 @@ struct solver {
     struct tt_entry *tt;
     size_t tt_mask;
     uint64_t nodes, max_nodes;
+    size_t max_dag_nodes; /* solver_options' (SOLVER_DAG_NODES for 0) */
     int out_of_budget, out_of_memory;
     struct level *levels[SOLVER_MAX_PLIES + 1];
     /* One scratch state per remaining depth: a node at depth d makes its

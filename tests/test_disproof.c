@@ -185,11 +185,13 @@ static void expect_rejected(const struct tcert *t, long k, const char *why,
 
 /* ---- the cross-check against minimax -------------------------------------- */
 
-/* Solves st at `plies` writing its certificate into *buf. */
+/* Solves st at `plies` writing its certificate into *buf; a disproof of
+ * more than dag_nodes nodes (0: the default cap) is streamed as a tree. */
 static struct solver_result certify(const struct variant *v, const void *st,
-                                    int plies, char **buf, size_t *len)
+                                    int plies, size_t dag_nodes, char **buf,
+                                    size_t *len)
 {
-    struct solver_options o = {plies, 10000000u, 8};
+    struct solver_options o = {plies, 10000000u, 8, dag_nodes};
     struct solver_result r;
     char err[512];
     FILE *f = open_memstream(buf, len);
@@ -229,7 +231,7 @@ static void cross_check(int game, int count, int max_plies, uint64_t seed,
             int expect = minimax_forced_win(g, st, d);
             char *buf;
             size_t len;
-            struct solver_result res = certify(&v, st, d, &buf, &len);
+            struct solver_result res = certify(&v, st, d, 0, &buf, &len);
             if (res.answer != (expect ? SOLVER_WIN : SOLVER_NO_WIN))
                 fail_msg("%s: solver %s, minimax %s", what,
                          solver_answer_name(res.answer),
@@ -323,7 +325,7 @@ static struct tcert *disproof_of(const char *spec, const char *text, int plies)
     if (variant_parse(spec, &v, err, sizeof err) != 0
         || game_setup(&v, st, text, NULL, err, sizeof err) != 0)
         fail_msg("%s", err);
-    struct solver_result r = certify(&v, st, plies, &buf, &len);
+    struct solver_result r = certify(&v, st, plies, 0, &buf, &len);
     assert_int_equal(r.answer, SOLVER_NO_WIN);
     struct tcert *t = cert_read((unsigned char *)buf, len);
     /* t->data points into buf: the tests below only write t back */
@@ -467,7 +469,7 @@ static void test_losing_reply(void **state)
         if (minimax_forced_win(v.game, st, 3))
             continue;
         v.game->to_text(st, text, sizeof text);
-        certify(&v, st, 3, &buf, &len);
+        certify(&v, st, 3, 0, &buf, &len);
         struct tcert *t = cert_read((unsigned char *)buf, len);
         int here = 0;
         for (long k = 1; k < t->n && !here; k++) {
@@ -511,6 +513,48 @@ static void test_losing_reply(void **state)
     assert_int_equal(found, 4);
 }
 
+/* A disproof over the DAG's node cap is streamed as a tree without links:
+ * where the DAG has none (Kings Landing rank 8, 3 plies) the bytes are
+ * the same; where it has (Jetan from the start, 5 plies) the tree is
+ * larger, has no shared node, and verifies all the same. */
+static void test_streamed(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec;
+        int plies;
+    } cases[] = {{"serbest(kings_landing=8)", 3}, {"jetan", 5}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct variant v;
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        char err[1024], *dag, *tree;
+        size_t dag_len, tree_len;
+        struct disproof_info a, b;
+        if (variant_parse(cases[i].spec, &v, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        v.game->init(st, &v);
+        certify(&v, st, cases[i].plies, 0, &dag, &dag_len);
+        certify(&v, st, cases[i].plies, 100, &tree, &tree_len);
+        if (verify_buf(dag, dag_len, &a, err, sizeof err) != 0
+            || verify_buf(tree, tree_len, &b, err, sizeof err) != 0)
+            fail_msg("%s: %s", cases[i].spec, err);
+        assert_true(a.nodes > 100);
+        assert_int_equal(b.shared, 0);
+        assert_int_equal(b.refs, 0);
+        if (a.refs == 0) {
+            assert_int_equal(dag_len, tree_len);
+            assert_memory_equal(dag, tree, dag_len);
+        } else {
+            assert_true(b.nodes > a.nodes);
+        }
+        print_message("%s within %d: the DAG %ld nodes (%ld links), the "
+                      "streamed tree %ld\n", cases[i].spec, cases[i].plies,
+                      a.nodes, a.refs, b.nodes);
+        free(dag);
+        free(tree);
+    }
+}
+
 static void test_sha256(void **state)
 {
     (void)state;
@@ -547,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_tampered_jetan),
         cmocka_unit_test(test_losing_reply),
+        cmocka_unit_test(test_streamed),
         cmocka_unit_test(test_cross_tafl),
         cmocka_unit_test(test_cross_serbest),
         cmocka_unit_test(test_cross_jetan),

@@ -124,7 +124,7 @@ static int run_solve(int argc, char **argv)
     int seat = g->to_move(st);
     printf("question: can %s (seat %d, to move) force a win within %ld "
            "plies?\n", g->seat_side(st, seat), seat, plies);
-    struct solver_options o = {(int)plies, (uint64_t)nodes, (size_t)mb};
+    struct solver_options o = {(int)plies, (uint64_t)nodes, (size_t)mb, 0};
     struct solver_result r;
     struct checked ck;
     rc = prove(&v, st, &o, proof, &r, &ck);

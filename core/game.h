@@ -184,6 +184,16 @@ static inline uint64_t game_key_mix(uint64_t h, uint64_t v)
     return h ^ (h >> 29);
 }
 
+/* The start of every game's search_key: the Zobrist hash with the head's
+ * side, first seat and result and the ply (the ply cap reads it). */
+static inline uint64_t game_head_key(const struct game_head *h, uint32_t ply)
+{
+    return game_key_mix(h->hash, (uint64_t)h->side | (uint64_t)h->first << 8
+                                     | (uint64_t)h->outcome << 16
+                                     | (uint64_t)h->reason << 24
+                                     | (uint64_t)ply << 32);
+}
+
 /* The vtable functions every game shares; st points to a state whose first
  * member is a struct game_head. */
 int game_head_to_move(const void *st);

@@ -477,12 +477,7 @@ static int jetan_state_ok(const void *st)
 static uint64_t jetan_search_key(const void *st)
 {
     const struct jetan_state *s = st;
-    uint64_t h = game_key_mix(s->head.hash,
-                              (uint64_t)s->head.side
-                                  | (uint64_t)s->head.first << 8
-                                  | (uint64_t)s->head.outcome << 16
-                                  | (uint64_t)s->head.reason << 24
-                                  | (uint64_t)s->ply << 32);
+    uint64_t h = game_head_key(&s->head, s->ply);
     h = game_key_mix(h, (uint64_t)s->escape[0]
                             | (uint64_t)s->escape[1] << 8
                             | (uint64_t)s->countdown << 16

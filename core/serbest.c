@@ -441,12 +441,7 @@ static int serbest_king_landing_open(const void *st)
 static uint64_t serbest_search_key(const void *st)
 {
     const struct serbest_state *s = st;
-    uint64_t h = game_key_mix(s->head.hash,
-                              (uint64_t)s->head.side
-                                  | (uint64_t)s->head.first << 8
-                                  | (uint64_t)s->head.outcome << 16
-                                  | (uint64_t)s->head.reason << 24
-                                  | (uint64_t)s->ply << 32);
+    uint64_t h = game_head_key(&s->head, s->ply);
     h = game_key_mix(h, (uint64_t)s->kings_landing
                             | (uint64_t)s->adjacent_drop_check << 8
                             | (uint64_t)s->stalemate << 16);

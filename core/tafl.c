@@ -617,12 +617,7 @@ static int tafl_state_ok(const void *st)
 static uint64_t tafl_search_key(const void *st)
 {
     const struct tafl_state *s = st;
-    uint64_t h = game_key_mix(s->head.hash,
-                              (uint64_t)s->head.side
-                                  | (uint64_t)s->head.first << 8
-                                  | (uint64_t)s->head.outcome << 16
-                                  | (uint64_t)s->head.reason << 24
-                                  | (uint64_t)s->ply << 32);
+    uint64_t h = game_head_key(&s->head, s->ply);
     h = game_key_mix(h, (uint64_t)s->last_from[0]
                             | (uint64_t)s->last_from[1] << 8
                             | (uint64_t)s->last_to[0] << 16

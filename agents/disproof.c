@@ -10,9 +10,18 @@
  * node marked shared its number, bound and a 128-bit fingerprint of its
  * state (the first 16 bytes of the SHA-256 of every byte of the state),
  * in node order, so a REF is found by binary search and compared.
+ *
+ * With threads, the leaves -- where nearly all the time goes: every
+ * attacker move is played there -- are checked by OpenMP tasks, LEAF_BATCH
+ * at a time, each leaf with a copy of its state and its place text, while
+ * the walk reads on; at most LEAF_QUEUE batches per thread wait. A leaf
+ * that fails is reported before anything the walk found after it, and of
+ * two, the first in file order, so the answer and the message do not
+ * depend on the threads.
  */
 #include "disproof.h"
 
+#include <omp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +46,26 @@ struct shared_node {
     uint8_t bound, ended;
 };
 
+#define LEAF_BATCH 32
+#define LEAF_QUEUE 4
+#define PLACE_MAX 1024
+
+/* Leaves waiting for a task: their states and place texts. */
+struct leaf_batch {
+    int n;
+    long node[LEAF_BATCH];
+    char where[LEAF_BATCH][PLACE_MAX];
+    unsigned char *states; /* LEAF_BATCH states, GAME_STATE_ALIGN apart */
+};
+
 struct checker {
     const struct game *g;
+    int threads; /* 1: leaves checked in the walk */
+    struct leaf_batch *batch; /* being filled; NULL when none */
+    size_t state_stride;
+    int in_flight; /* batches handed to tasks and not yet done */
+    long bad_leaf; /* the first failing leaf's node, -1 while none */
+    char bad_why[1024 + PLACE_MAX];
     int attacker;
     FILE *in;
     int line; /* header lines read */
@@ -300,24 +327,123 @@ static void table_fill(const struct checker *c, struct frame *f, int on)
     }
 }
 
-/* A leaf: the attacker to move with one ply left; no move may win. */
-static int check_leaf(struct checker *c, long node, int ply)
+/* Whether the attacker, to move in the leaf st with its n legal moves,
+ * wins at once: writes why (naming `where`) into out and returns 1. child
+ * is scratch. */
+static int leaf_wins(const struct checker *c, const void *st,
+                     const move_t *moves, int n, void *child,
+                     const char *where, char *out, size_t outsz)
 {
     const struct game *g = c->g;
-    struct frame *f = &c->frames[ply], *cf = &c->frames[ply + 1];
-    char where[1024], text[64];
-    for (int i = 0; i < f->n; i++) {
-        memcpy(cf->state, f->state, g->state_size);
-        g->apply(cf->state, f->moves[i]);
-        struct game_status s = g->status(cf->state);
+    char text[64];
+    for (int i = 0; i < n; i++) {
+        memcpy(child, st, g->state_size);
+        g->apply(child, moves[i]);
+        struct game_status s = g->status(child);
         if (s.outcome == attacker_win(c)) {
-            g->move_to_text(f->state, f->moves[i], text, sizeof text);
-            return fail(c, "%s: a leaf (bound 1), but the attacker wins at "
-                        "once with %s (%s)",
-                        place(c, node, ply, where, sizeof where), text,
-                        end_reason_name(s.reason));
+            g->move_to_text(st, moves[i], text, sizeof text);
+            snprintf(out, outsz, "%s: a leaf (bound 1), but the attacker "
+                     "wins at once with %s (%s)", where, text,
+                     end_reason_name(s.reason));
+            return 1;
         }
     }
+    return 0;
+}
+
+/* A task's work: every leaf of b, the first that fails recorded (the
+ * lowest node among the tasks'). */
+static void check_batch(struct checker *c, struct leaf_batch *b)
+{
+    const struct game *g = c->g;
+    move_t *moves = malloc(sizeof *moves * (size_t)g->max_moves);
+    unsigned char *child = aligned_alloc(GAME_STATE_ALIGN, c->state_stride);
+    char why[sizeof c->bad_why];
+    for (int k = 0; k < b->n; k++) {
+        const unsigned char *st = b->states + (size_t)k * c->state_stride;
+        if (!moves || !child) {
+            snprintf(why, sizeof why, "%s: out of memory for the leaf's "
+                     "check", b->where[k]);
+        } else if (!leaf_wins(c, st, moves, g->legal_moves(st, moves), child,
+                              b->where[k], why, sizeof why)) {
+            continue;
+        }
+#pragma omp critical(disproof_bad_leaf)
+        if (c->bad_leaf < 0 || b->node[k] < c->bad_leaf) {
+            c->bad_leaf = b->node[k];
+            snprintf(c->bad_why, sizeof c->bad_why, "%s", why);
+        }
+        break;
+    }
+    free(moves);
+    free(child);
+}
+
+/* Hands the batch being filled to a task, first waiting for the tasks if
+ * LEAF_QUEUE batches per thread are out. */
+static void dispatch_batch(struct checker *c)
+{
+    struct leaf_batch *b = c->batch;
+    int out;
+    c->batch = NULL;
+    if (!b)
+        return;
+#pragma omp atomic read
+    out = c->in_flight;
+    if (out >= LEAF_QUEUE * c->threads) {
+#pragma omp taskwait
+    }
+#pragma omp atomic
+    c->in_flight++;
+#pragma omp task firstprivate(b)
+    {
+        check_batch(c, b);
+        free(b->states);
+        free(b);
+#pragma omp atomic
+        c->in_flight--;
+    }
+}
+
+/* A leaf: the attacker to move with one ply left; no move may win. With
+ * threads it joins the batch (made if need be), which goes to a task when
+ * full; -1 once a task has found a leaf that fails. */
+static int check_leaf(struct checker *c, long node, int ply)
+{
+    struct frame *f = &c->frames[ply], *cf = &c->frames[ply + 1];
+    char where[PLACE_MAX], why[sizeof c->bad_why];
+    place(c, node, ply, where, sizeof where);
+    if (c->threads <= 1) {
+        if (leaf_wins(c, f->state, f->moves, f->n, cf->state, where, why,
+                      sizeof why))
+            return fail(c, "%s", why);
+        c->info->leaves++;
+        return 0;
+    }
+    long bad;
+#pragma omp atomic read
+    bad = c->bad_leaf;
+    if (bad >= 0)
+        return -1;
+    if (!c->batch) {
+        c->batch = calloc(1, sizeof *c->batch);
+        if (c->batch)
+            c->batch->states = aligned_alloc(
+                GAME_STATE_ALIGN, LEAF_BATCH * c->state_stride);
+        if (!c->batch || !c->batch->states) {
+            if (c->batch)
+                free(c->batch);
+            c->batch = NULL;
+            return fail(c, "%s: out of memory for the leaves' checks", where);
+        }
+    }
+    struct leaf_batch *b = c->batch;
+    memcpy(b->states + (size_t)b->n * c->state_stride, f->state,
+           c->g->state_size);
+    b->node[b->n] = node;
+    memcpy(b->where[b->n], where, sizeof where);
+    if (++b->n == LEAF_BATCH)
+        dispatch_batch(c);
     c->info->leaves++;
     return 0;
 }
@@ -557,14 +683,44 @@ static void checker_free(struct checker *c)
     free(c->shared);
 }
 
+/* The walk from the root, its leaves checked in tasks of c->threads
+ * threads when there are more than one. */
+static int check_root(struct checker *c, uint32_t plies)
+{
+    int rc;
+    if (c->threads <= 1)
+        return check_node(c, 0, plies, 0);
+#pragma omp parallel num_threads(c->threads)
+#pragma omp single
+    {
+        rc = check_node(c, 0, plies, 0);
+        dispatch_batch(c); /* the last, part full */
+#pragma omp taskwait
+    }
+    if (c->bad_leaf >= 0) { /* before anything the walk found after it */
+        c->failed = 0;
+        rc = fail(c, "%s", c->bad_why);
+    }
+    return rc;
+}
+
 int disproof_verify(FILE *in, struct disproof_info *info, char *err,
                     size_t errsz)
+{
+    return disproof_verify_threads(in, 1, info, err, errsz);
+}
+
+int disproof_verify_threads(FILE *in, int threads,
+                            struct disproof_info *info, char *err,
+                            size_t errsz)
 {
     struct checker c;
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
     memset(&c, 0, sizeof c);
     memset(info, 0, sizeof *info);
+    c.threads = threads < 1 ? 1 : threads;
+    c.bad_leaf = -1;
     c.in = in;
     c.info = info;
     c.err = err;
@@ -573,11 +729,15 @@ int disproof_verify(FILE *in, struct disproof_info *info, char *err,
     if (rc == 0) {
         c.g = v.game;
         c.attacker = v.game->to_move(root);
+        c.state_stride = (c.g->state_size + GAME_STATE_ALIGN - 1)
+                         / GAME_STATE_ALIGN * GAME_STATE_ALIGN;
+        if (c.state_stride % 4096 == 0)
+            c.state_stride += GAME_STATE_ALIGN; /* no 4K-aliased copies */
         rc = frames_alloc(&c);
     }
     if (rc == 0) {
         memcpy(c.frames[0].state, root, c.g->state_size);
-        rc = check_node(&c, 0, (uint32_t)info->plies, 0);
+        rc = check_root(&c, (uint32_t)info->plies);
     }
     if (rc == 0) {
         char tail[4];

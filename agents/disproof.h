@@ -113,4 +113,13 @@ struct disproof_info {
 int disproof_verify(FILE *in, struct disproof_info *info, char *err,
                     size_t errsz);
 
+/* disproof_verify with the leaves (where the attacker's every move is
+ * played) checked on `threads` threads (OpenMP tasks) while the walk reads
+ * on; the answer and the message are those of disproof_verify. Memory
+ * grows by LEAF_QUEUE x LEAF_BATCH (128) leaves a thread, a state and
+ * 1 KiB each. threads <= 1 is disproof_verify. */
+int disproof_verify_threads(FILE *in, int threads,
+                            struct disproof_info *info, char *err,
+                            size_t errsz);
+
 #endif

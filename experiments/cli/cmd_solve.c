@@ -8,6 +8,7 @@
  * has been written and verified by the independent checker `rulelab
  * verify` runs.
  */
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,7 +70,8 @@ static int prove(const struct variant *v, const void *st,
             rc = proof_verify(f, &info, err, sizeof err);
             ck->lines = info.nodes;
         } else {
-            rc = disproof_verify(f, &ck->dis, err, sizeof err);
+            rc = disproof_verify_threads(f, omp_get_num_procs(), &ck->dis,
+                                         err, sizeof err);
         }
         if (rc != 0)
             fprintf(stderr, "rulelab solve: the %s does not verify: %s\n",

@@ -4,6 +4,7 @@
  * disproof_verify, agents/disproof.h, for no win), which use nothing but
  * the game's own move generator and rules. The first line says which.
  */
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,12 +16,17 @@
  * "FILE: valid: ..." (CLI_OK) or "FILE: INVALID: line L: ..." (CLI_FAIL). */
 static int run_verify(int argc, char **argv)
 {
-    const char *pos[1];
-    const struct cli_option opts[] = {{NULL, NULL, NULL}};
+    const char *pos[1], *threads_text = NULL;
+    const struct cli_option opts[] = {{"--threads", &threads_text, NULL},
+                                      {NULL, NULL, NULL}};
     int rc;
+    long threads = omp_get_num_procs();
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_verify,
                          "needs a proof file", &rc))
         return rc;
+    if (threads_text
+        && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
+        return CLI_USAGE;
     FILE *f = fopen(pos[0], "r");
     if (!f) {
         perror(pos[0]);
@@ -36,7 +42,7 @@ static int run_verify(int argc, char **argv)
     }
     if (strcmp(first, DISPROOF_MAGIC "\n") == 0) {
         struct disproof_info dis;
-        rc = disproof_verify(f, &dis, err, sizeof err);
+        rc = disproof_verify_threads(f, (int)threads, &dis, err, sizeof err);
         fclose(f);
         if (rc != 0) {
             printf("%s: INVALID: %s\n", pos[0], err);
@@ -63,7 +69,7 @@ static int run_verify(int argc, char **argv)
 
 const struct cli_command cmd_verify = {
     "verify", "re-check a proof or disproof certificate from scratch",
-    "usage: rulelab verify CERTIFICATE\n\n"
+    "usage: rulelab verify CERTIFICATE [--threads N]\n\n"
     "A proof (a win): replays the winning strategy with the game's move\n"
     "generator: every attacker move legal, every legal defender move\n"
     "answered, every leaf a win by the rules, nothing deeper than the bound.\n"
@@ -72,5 +78,8 @@ const struct cli_command cmd_verify = {
     "winning at once, every bound and transposition link covering its need;\n"
     "read as a stream, in memory bounded by the bound and the shared nodes.\n"
     "Prints valid, or where it breaks (a proof's line; a disproof's node,\n"
-    "its line of moves and byte) and exits 1.\n",
+    "its line of moves and byte) and exits 1.\n\n"
+    "  --threads N  threads checking a disproof's leaves, where its every\n"
+    "               attacker move is played (default: all cores); the\n"
+    "               answer and the message do not depend on it\n",
     run_verify};

@@ -370,8 +370,9 @@ static void check_batch(struct checker *c, struct leaf_batch *b)
         }
 #pragma omp critical(disproof_bad_leaf)
         if (c->bad_leaf < 0 || b->node[k] < c->bad_leaf) {
-            c->bad_leaf = b->node[k];
             snprintf(c->bad_why, sizeof c->bad_why, "%s", why);
+#pragma omp atomic write
+            c->bad_leaf = b->node[k]; /* the walk reads it unlocked */
         }
         break;
     }

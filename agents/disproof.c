@@ -67,6 +67,8 @@ struct checker {
     long bad_leaf; /* the first failing leaf's node, -1 while none */
     char bad_why[1024 + PLACE_MAX];
     int attacker;
+    int part; /* the header names a part: the root lists part_move alone */
+    move_t part_move;
     FILE *in;
     int line; /* header lines read */
     uint64_t offset; /* data bytes read */
@@ -494,6 +496,10 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
             return fail(c, "%s: %u attacker moves listed, but it has %d legal "
                         "moves", place(c, node, ply, where, sizeof where),
                         count, f->n);
+        if (ply == 0 && c->part && count != 1)
+            return fail(c, "%s: a part's root lists %u moves, not its own "
+                        "move alone", place(c, node, ply, where, sizeof where),
+                        count);
         memset(f->seen, 0, (size_t)f->n);
         table_fill(c, f, 1);
         int rc = 0;
@@ -509,6 +515,10 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
             if (k < 0)
                 rc = fail(c, "%s: %s is not a legal attacker move here",
                           place(c, node, ply, where, sizeof where), text);
+            else if (ply == 0 && c->part && m != c->part_move)
+                rc = fail(c, "%s: the part's root lists %s, not its own move "
+                          "%s", place(c, node, ply, where, sizeof where), text,
+                          c->info->part);
             else if (f->seen[k])
                 rc = fail(c, "%s: the attacker's move %s is listed twice",
                           place(c, node, ply, where, sizeof where), text);
@@ -521,7 +531,7 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
         table_fill(c, f, 0);
         if (rc)
             return -1;
-        for (int k = 0; k < f->n; k++)
+        for (int k = 0; k < f->n && !(ply == 0 && c->part); k++)
             if (!f->seen[k]) {
                 char text[64];
                 g->move_to_text(f->state, f->moves[k], text, sizeof text);
@@ -575,13 +585,24 @@ static int read_line(struct checker *c, char *buf)
 }
 
 /* Reads "<key> <value>" as the next line into out. Returns 0 or -1. */
+static int field_value(struct checker *c, const char *buf, const char *key,
+                       char *out, size_t outsz);
+
 static int read_field(struct checker *c, const char *key, char *out,
                       size_t outsz)
 {
     char buf[LINE_MAX_LEN + 1];
-    size_t klen = strlen(key);
     if (read_line(c, buf) < 0)
         return -1;
+    return field_value(c, buf, key, out, outsz);
+}
+
+/* The value of "<key> <value>" in the header line buf (read as line
+ * c->line) into out. Returns 0 or -1. */
+static int field_value(struct checker *c, const char *buf, const char *key,
+                       char *out, size_t outsz)
+{
+    size_t klen = strlen(key);
     if (strncmp(buf, key, klen) != 0 || buf[klen] != ' ' || !buf[klen + 1])
         return fail(c, "line %d: expected '%s <%s>', got '%.60s'", c->line,
                     key, key, buf);
@@ -605,6 +626,26 @@ static int parse_count(const char *s, long max, long *v)
     return 0;
 }
 
+/* The header's part move: legal at the root, whose bound (>= 2) lets it
+ * list moves. Returns 0 (c->part_move set), or -1. */
+static int check_part_move(struct checker *c, const struct game *g,
+                           const void *root, int line)
+{
+    move_t moves[GAME_MAX_MOVES];
+    int n = g->legal_moves(root, moves), legal = 0;
+    if (c->info->plies < 2)
+        return fail(c, "line %d: a part needs a bound of 2 plies or more",
+                    line);
+    if (g->move_from_text(root, c->info->part, &c->part_move) == 0)
+        for (int i = 0; i < n && !legal; i++)
+            legal = moves[i] == c->part_move;
+    if (!legal)
+        return fail(c, "line %d: the part's move %s is not a legal move at "
+                    "the root", line, c->info->part);
+    c->part = 1;
+    return 0;
+}
+
 static int check_header(struct checker *c, struct variant *v, void *root)
 {
     struct disproof_info *info = c->info;
@@ -622,27 +663,38 @@ static int check_header(struct checker *c, struct variant *v, void *root)
         return fail(c, "line 4: the ply bound must be 1 to %d, got '%s'",
                     SOLVER_MAX_PLIES, number);
     info->plies = (int)plies;
-    if (read_field(c, "nodes", number, sizeof number))
+    if (read_line(c, buf) < 0)
+        return -1;
+    int part_line = 0;
+    if (strncmp(buf, "part ", 5) == 0) { /* optional: a split's part */
+        part_line = c->line;
+        if (field_value(c, buf, "part", info->part, sizeof info->part)
+            || read_line(c, buf) < 0)
+            return -1;
+    }
+    if (field_value(c, buf, "nodes", number, sizeof number))
         return -1;
     if (parse_count(number, 0x7fffffffL, &c->nodes_declared)
         || c->nodes_declared < 1)
-        return fail(c, "line 5: the node count must be 1 to 2^31 - 1, got "
-                    "'%s'", number);
+        return fail(c, "line %d: the node count must be 1 to 2^31 - 1, got "
+                    "'%s'", c->line, number);
     if (read_field(c, "shared", number, sizeof number))
         return -1;
     if (parse_count(number, c->nodes_declared, &shared))
-        return fail(c, "line 6: the shared count must be 0 to the node "
-                    "count, got '%s'", number);
+        return fail(c, "line %d: the shared count must be 0 to the node "
+                    "count, got '%s'", c->line, number);
     if (read_line(c, buf) < 0)
         return -1;
     if (strcmp(buf, "data") != 0)
-        return fail(c, "line 7: expected 'data', got '%.60s'", buf);
+        return fail(c, "line %d: expected 'data', got '%.60s'", c->line, buf);
     if (variant_parse(info->variant, v, why, sizeof why) != 0)
         return fail(c, "line 2: %s", why);
     if (v->game->from_text(root, v, info->position, why, sizeof why) != 0)
         return fail(c, "line 3: %s", why);
     if (v->game->status(root).outcome != GAME_ONGOING)
         return fail(c, "line 3: the game is already over there");
+    if (part_line && check_part_move(c, v->game, root, part_line) != 0)
+        return -1;
     c->shared_cap = shared;
     c->shared = calloc((size_t)(shared ? shared : 1), sizeof *c->shared);
     if (!c->shared)

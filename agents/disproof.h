@@ -22,6 +22,7 @@
  *     variant <canonical variant>
  *     position <position text>
  *     plies <N>                 1..SOLVER_MAX_PLIES, the root's need
+ *     part <move>               optional: a part of a split (below)
  *     nodes <count>             node records in the data
  *     shared <count>            of them marked shared (see slot 2)
  *     data
@@ -62,6 +63,14 @@
  * Which side is to move (attacker or defender) is the game's to decide,
  * from the position.
  *
+ * A part. With the line "part <move>" (a legal move at the root, in the
+ * game's notation; N >= 2) the file is one part of a split disproof
+ * (solver.h, solver_split_*): its root lists that attacker move alone, so
+ * on its own it shows only that this move forces no win within N plies.
+ * Parts of every legal root move, each once, with the same variant,
+ * position and plies, together make the whole disproof; `rulelab verify
+ * DIR` checks each and that they cover the root (experiments/split.h).
+ *
  * The encoding is compact binary (moves by dictionary index, varints,
  * transpositions shared); like the win proofs it uses no general-purpose
  * compression (the project has no compression library); xz or gzip shrink
@@ -86,6 +95,7 @@ struct disproof_info {
     char variant[VARIANT_TEXT_MAX];
     char position[1024];
     int plies;
+    char part[DISPROOF_MOVE_MAX + 1]; /* a part's root move; "" if whole */
     long nodes, shared; /* node records read; those marked shared */
     long leaves; /* attacker nodes at bound 1 (every move played there) */
     long refs; /* transposition links followed */

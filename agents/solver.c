@@ -231,7 +231,7 @@ static int expand(struct solver *s, const void *st, uint32_t depth,
         return -1;
     const int or_node = g->to_move(st) == s->attacker;
     unsigned char *child = solver_line(s, depth - 1);
-    int n = g->legal_moves(st, l->moves);
+    int n = solver_moves(s, st, depth, l->moves);
     for (int i = 0; i < n; i++) {
         memcpy(child, st, g->state_size);
         g->apply(child, l->moves[i]);
@@ -285,7 +285,8 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
             tt_put(s, key, check, depth, *out_pn, *out_dn);
         return;
     }
-    if (s->max_nodes && s->nodes > s->max_nodes)
+    if ((s->max_nodes && s->nodes > s->max_nodes)
+        || (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed)))
         s->out_of_budget = 1;
     int n = s->out_of_budget ? -2 : expand(s, st, depth, &l);
     if (n < 0) {
@@ -335,7 +336,8 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
         g->apply(child, l->moves[pick]);
         mid(s, child, depth - 1, c_pn, c_dn, &l->pn[pick], &l->dn[pick]);
     }
-    tt_put(s, key, check, depth, pn, dn);
+    if (!(s->only && depth == s->root_depth))
+        tt_put(s, key, check, depth, pn, dn);
     *out_pn = pn;
     *out_dn = dn;
 }
@@ -371,6 +373,7 @@ static int solver_init(struct solver *s, const struct game *g, const void *st,
     s->g = g;
     s->attacker = g->to_move(st);
     s->max_nodes = o->max_nodes;
+    s->stop = o->stop;
     s->max_dag_nodes = o->max_dag_nodes ? o->max_dag_nodes : SOLVER_DAG_NODES;
     size_t entries = (o->max_mb ? o->max_mb : 64) * 1024 * 1024
                      / sizeof(struct tt_entry);
@@ -433,7 +436,7 @@ static void principal_variation(struct solver *s, const void *st,
     memcpy(cur, st, g->state_size);
     r->pv_len = 0;
     while (depth > 0 && g->status(cur).outcome == GAME_ONGOING) {
-        int n = g->legal_moves(cur, moves), chosen = -1;
+        int n = solver_moves(s, cur, depth, moves), chosen = -1;
         int or_node = g->to_move(cur) == s->attacker;
         for (int i = 0; i < n && (chosen < 0 || !or_node); i++) {
             memcpy(child, cur, g->state_size);
@@ -472,10 +475,13 @@ static void solve_with(struct solver *s, const void *st, int plies,
     r->root_dn = dn;
     if (r->answer == SOLVER_WIN) {
         uint64_t budget = s->max_nodes;
+        const atomic_int *stop = s->stop;
         s->max_nodes = 0; /* the line of a proven win must be completed */
         s->out_of_budget = 0;
+        s->stop = NULL;
         principal_variation(s, st, (uint32_t)plies, r);
         s->max_nodes = budget;
+        s->stop = stop;
     }
     r->nodes = s->nodes;
     r->seconds = now_seconds() - t0;
@@ -509,7 +515,7 @@ static int write_tree(struct solver *s, const void *st, uint32_t depth,
     _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
     move_t moves[GAME_MAX_MOVES];
     char text[32];
-    int n = g->legal_moves(st, moves);
+    int n = solver_moves(s, st, depth, moves);
     int or_node = g->to_move(st) == s->attacker;
     int written = 0;
     for (int i = 0; i < n; i++) {
@@ -575,51 +581,64 @@ void solver_search(struct solver *s, const void *st, uint32_t depth,
     search(s, st, depth, pn, dn);
 }
 
-/* solver_write_proof (disproof 0) and solver_write_certificate. */
-static int write_certificate(const struct variant *v, const void *st,
-                             const struct solver_options *o, int disproof,
-                             FILE *out, struct solver_result *r,
-                             struct solver_certificate *cert, char *err,
-                             size_t errsz)
+/* Whether the part a split's solver is set to (s->only) is found in
+ * moves (n of them); moves[0] is then that move alone. */
+static int keep_only_move(const struct solver *s, move_t *moves, int n)
 {
-    const struct game *g = v->game;
-    _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
-    char position[1024], canonical[VARIANT_TEXT_MAX];
+    for (int i = 0; i < n; i++)
+        if (moves[i] == s->only_move) {
+            moves[0] = moves[i];
+            return 1;
+        }
+    return 0;
+}
+
+int solver_moves(const struct solver *s, const void *st, uint32_t depth,
+                 move_t *moves)
+{
+    int n = s->g->legal_moves(st, moves);
+    if (s->only && depth == s->root_depth)
+        n = keep_only_move(s, moves, n);
+    return n;
+}
+
+/* Searches root (its text `position`, set up under v) on the initialised
+ * s and writes the answer's certificate to out: a proof for a win; for
+ * no win a disproof if `disproof`. The rebuild searches again without a
+ * budget or a stop (the answer is known by then). Returns 0 with the
+ * answer in *r, or -1 with a message. */
+static int certify(struct solver *s, const struct variant *v,
+                   const void *root, const char *position, int plies,
+                   int disproof, FILE *out, struct solver_result *r,
+                   struct solver_certificate *cert, char *err, size_t errsz)
+{
+    char canonical[VARIANT_TEXT_MAX];
     if (cert)
         memset(cert, 0, sizeof *cert);
-    /* Search the position exactly as the checker will rebuild it: from its
-     * text, so no history the text lacks can make the two disagree. */
-    if (g->to_text(st, position, sizeof position) < 0
-        || g->from_text(root, v, position, err, errsz) != 0) {
-        snprintf(err, errsz, "the position does not round-trip through text");
-        return -1;
-    }
-    struct solver s;
-    if (solver_init(&s, g, root, o, err, errsz))
-        return -1;
-    solve_with(&s, root, o->plies, r);
+    solve_with(s, root, plies, r);
+    const atomic_int *stop = s->stop;
+    uint64_t budget = s->max_nodes;
+    s->max_nodes = 0;
+    s->out_of_budget = 0;
+    s->stop = NULL;
     int rc = 0;
-    if (s.out_of_memory) {
+    if (s->out_of_memory) {
         snprintf(err, errsz, "out of memory during the search");
         rc = -1;
     } else if (r->answer == SOLVER_WIN) {
         variant_canonical(v, canonical, sizeof canonical);
         fprintf(out, "rulelab-proof 1\nvariant %s\nposition %s\nplies %d\n"
-                "moves\n", canonical, position, o->plies);
-        s.max_nodes = 0;
-        s.out_of_budget = 0;
-        if (write_tree(&s, root, (uint32_t)o->plies, 0, out) != 0) {
+                "moves\n", canonical, position, plies);
+        if (write_tree(s, root, (uint32_t)plies, 0, out) != 0) {
             snprintf(err, errsz, "the proof could not be rebuilt");
             rc = -1;
         } else {
             fprintf(out, "end\n");
         }
     } else if (r->answer == SOLVER_NO_WIN && disproof) {
-        s.max_nodes = 0;
-        s.out_of_budget = 0;
-        rc = solver_write_disproof(&s, v, root, position, o->plies, out, cert, err,
-                            errsz);
-        if (rc == 0 && s.out_of_memory) {
+        rc = solver_write_disproof(s, v, root, position, plies, out, cert,
+                                   err, errsz);
+        if (rc == 0 && s->out_of_memory) {
             snprintf(err, errsz, "out of memory rebuilding the disproof");
             rc = -1;
         }
@@ -628,6 +647,42 @@ static int write_certificate(const struct variant *v, const void *st,
         snprintf(err, errsz, "writing the certificate failed");
         rc = -1;
     }
+    s->max_nodes = budget;
+    s->stop = stop;
+    return rc;
+}
+
+/* st's text, and root set up from it: the position exactly as the
+ * checker will rebuild it, so no history the text lacks can make the two
+ * disagree. Returns 0, or -1 with a message. */
+static int root_from_text(const struct variant *v, const void *st,
+                          void *root, char *position, size_t possz,
+                          char *err, size_t errsz)
+{
+    const struct game *g = v->game;
+    if (g->to_text(st, position, possz) < 0
+        || g->from_text(root, v, position, err, errsz) != 0) {
+        snprintf(err, errsz, "the position does not round-trip through text");
+        return -1;
+    }
+    return 0;
+}
+
+/* solver_write_proof (disproof 0) and solver_write_certificate. */
+static int write_certificate(const struct variant *v, const void *st,
+                             const struct solver_options *o, int disproof,
+                             FILE *out, struct solver_result *r,
+                             struct solver_certificate *cert, char *err,
+                             size_t errsz)
+{
+    _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
+    char position[1024];
+    struct solver s;
+    if (root_from_text(v, st, root, position, sizeof position, err, errsz)
+        || solver_init(&s, v->game, root, o, err, errsz))
+        return -1;
+    int rc = certify(&s, v, root, position, o->plies, disproof, out, r, cert,
+                     err, errsz);
     solver_free(&s);
     return rc;
 }
@@ -639,4 +694,80 @@ int solver_write_certificate(const struct variant *v, const void *st,
                              size_t errsz)
 {
     return write_certificate(v, st, o, 1, out, r, cert, err, errsz);
+}
+
+/* ---- a split search ------------------------------------------------------ */
+
+struct solver_split {
+    struct solver s;
+    const struct variant *v;
+    struct solver_options o;
+    _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
+    char position[1024];
+    move_t moves[GAME_MAX_MOVES];
+    int n;
+};
+
+int solver_split_open(struct solver_split **out, const struct variant *v,
+                      const void *st, const struct solver_options *o,
+                      char *err, size_t errsz)
+{
+    const struct game *g = v->game;
+    struct solver_split *sp = aligned_alloc(GAME_STATE_ALIGN, sizeof *sp);
+    *out = NULL;
+    if (!sp) {
+        snprintf(err, errsz, "out of memory for the split");
+        return -1;
+    }
+    if (o->plies < 2) {
+        snprintf(err, errsz, "a split search needs a bound of 2 plies or "
+                 "more");
+        free(sp);
+        return -1;
+    }
+    if (root_from_text(v, st, sp->root, sp->position, sizeof sp->position,
+                       err, errsz)
+        || solver_init(&sp->s, g, sp->root, o, err, errsz)) {
+        free(sp);
+        return -1;
+    }
+    sp->v = v;
+    sp->o = *o;
+    sp->n = g->legal_moves(sp->root, sp->moves);
+    *out = sp;
+    return 0;
+}
+
+int solver_split_moves(const struct solver_split *sp, move_t *moves)
+{
+    if (moves)
+        memcpy(moves, sp->moves, sizeof *moves * (size_t)sp->n);
+    return sp->n;
+}
+
+int solver_split_part(struct solver_split *sp, int index, FILE *out,
+                      struct solver_result *r,
+                      struct solver_certificate *cert, char *err,
+                      size_t errsz)
+{
+    struct solver *s = &sp->s;
+    if (index < 0 || index >= sp->n) {
+        snprintf(err, errsz, "part %d of a split with %d", index, sp->n);
+        return -1;
+    }
+    s->only = 1;
+    s->only_move = sp->moves[index];
+    s->root_depth = (uint32_t)sp->o.plies;
+    s->nodes = 0;
+    s->out_of_budget = 0;
+    return certify(s, sp->v, sp->root, sp->position, sp->o.plies, 1, out, r,
+                   cert, err, errsz);
+}
+
+void solver_split_close(struct solver_split *sp)
+{
+    if (!sp)
+        return;
+    solver_free(&sp->s);
+    free(sp);
 }

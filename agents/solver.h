@@ -43,6 +43,7 @@
 #ifndef RULELAB_SOLVER_H
 #define RULELAB_SOLVER_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +63,9 @@ struct solver_options {
      * a tree without links, streamed through a temporary file; 0 means
      * SOLVER_DAG_NODES. */
     size_t max_dag_nodes;
+    /* The search gives up (answering unknown, as at the node budget) once
+     * *stop is nonzero, which another thread may set; NULL: never. */
+    const atomic_int *stop;
 };
 
 #define SOLVER_DAG_NODES ((size_t)1 << 24)
@@ -111,5 +115,42 @@ int solver_write_certificate(const struct variant *v, const void *st,
                              struct solver_result *r,
                              struct solver_certificate *cert, char *err,
                              size_t errsz);
+
+/* ---- a split search: one root move at a time ------------------------ */
+
+/* "No forced win within N" holds exactly when no legal root move forces
+ * one: a split search answers that question for each root move on its
+ * own (with the root's other moves left out), so the moves can be shared
+ * out over threads and machines and their certificates joined after
+ * (experiments/split.h). A root move that wins gives an ordinary proof
+ * (solver.h's format: the attacker's chosen move is that one); one that
+ * does not gives a disproof part: a disproof (disproof.h) whose header
+ * names the move and whose root lists that move alone. A split keeps its
+ * transposition table from part to part (positions below the root are
+ * worth the same whichever root move led there). */
+struct solver_split;
+
+/* Opens a split of st (set up under v; the game not over, o->plies >= 2):
+ * the root's legal moves in the move generator's order are the parts.
+ * Returns 0 with *out, or -1 with a message. */
+int solver_split_open(struct solver_split **out, const struct variant *v,
+                      const void *st, const struct solver_options *o,
+                      char *err, size_t errsz);
+
+/* The number of parts (root moves); their moves into moves (may be NULL;
+ * GAME_MAX_MOVES room). */
+int solver_split_moves(const struct solver_split *sp, move_t *moves);
+
+/* Solves part `index` (0 .. parts - 1) within o->plies (o->max_nodes
+ * counting this part alone) and writes its certificate to out: a proof
+ * for SOLVER_WIN (the move wins), a disproof part for SOLVER_NO_WIN (its
+ * counts in *cert, which may be NULL), nothing for SOLVER_UNKNOWN.
+ * Returns 0 with the answer in *r, or -1 with a message. */
+int solver_split_part(struct solver_split *sp, int index, FILE *out,
+                      struct solver_result *r,
+                      struct solver_certificate *cert, char *err,
+                      size_t errsz);
+
+void solver_split_close(struct solver_split *sp);
 
 #endif

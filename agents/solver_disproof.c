@@ -285,7 +285,7 @@ static int dag_build(struct dag *d, const void *st, uint32_t depth,
         rc = dag_fail(d, "out of memory for the disproof");
         goto done;
     }
-    int nm = g->legal_moves(st, moves);
+    int nm = solver_moves(s, st, depth, moves);
     if (or_node && depth >= 2) {
         for (int i = 0; i < nm && rc == 0; i++) {
             memcpy(child, st, g->state_size);
@@ -391,7 +391,7 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
         rc = dag_fail(d, "out of memory for the disproof");
         goto done;
     }
-    int nm = g->legal_moves(st, moves), from = 0, to = nm;
+    int nm = solver_moves(s, st, depth, moves), from = 0, to = nm;
     if (or_node && depth == 1)
         goto done; /* a leaf: the checker plays every move itself */
     if (or_node) {
@@ -475,8 +475,17 @@ int solver_write_disproof(struct solver *s, const struct variant *v,
     memset(&d, 0, sizeof d);
     d.s = s;
     variant_canonical(v, canonical, sizeof canonical);
-    snprintf(head, sizeof head, "%s\nvariant %s\nposition %s\nplies %d\n",
-             DISPROOF_MAGIC, canonical, position, plies);
+    int len = snprintf(head, sizeof head,
+                       "%s\nvariant %s\nposition %s\nplies %d\n",
+                       DISPROOF_MAGIC, canonical, position, plies);
+    if (s->only) { /* a split's part: the header names its root move */
+        char text[64];
+        if (s->g->move_to_text(root, s->only_move, text, sizeof text) < 0) {
+            snprintf(err, errsz, "a move text too long for a disproof");
+            return -1;
+        }
+        snprintf(head + len, sizeof head - (size_t)len, "part %s\n", text);
+    }
     if (dag_build(&d, root, (uint32_t)plies, &root_id) != 0) {
         int too_big = d.too_big;
         dag_free(&d);

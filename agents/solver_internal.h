@@ -40,6 +40,13 @@ struct solver {
     uint64_t nodes, max_nodes;
     size_t max_dag_nodes; /* solver_options' (SOLVER_DAG_NODES for 0) */
     int out_of_budget, out_of_memory;
+    const atomic_int *stop; /* solver_options' */
+    /* A split's part: the root (the only node `root_depth` plies from
+     * the bound) lists only_move alone, and its value is not stored (it
+     * is not the position's). */
+    int only;
+    move_t only_move;
+    uint32_t root_depth;
     struct level *levels[SOLVER_MAX_PLIES + 1];
     /* One scratch state per remaining depth: a node at depth d makes its
      * children in solver_line(s, d - 1). They lie line_stride bytes apart,
@@ -54,6 +61,11 @@ static inline unsigned char *solver_line(const struct solver *s, uint32_t d)
 {
     return s->line + (size_t)d * s->line_stride;
 }
+
+/* The moves the solver considers at st with depth plies left into moves:
+ * its legal moves, or at a split part's root only the part's move. */
+int solver_moves(const struct solver *s, const void *st, uint32_t depth,
+                 move_t *moves);
 
 /* A 64-bit hash of every byte of a state: what the disproof's DAG shares
  * positions by, as the checker fingerprints whole states. */

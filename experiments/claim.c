@@ -157,7 +157,7 @@ static int keep_certificate(struct candidate *c, const struct claim_options *o,
 static void solve_candidate(struct candidate *c, const struct claim_options *o)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    struct solver_options so = {o->plies, o->nodes, o->mb, 0};
+    struct solver_options so = {o->plies, o->nodes, o->mb, 0, NULL};
     char *buf = NULL;
     size_t size = 0;
     const struct game *g = c->variant.game;

@@ -48,7 +48,7 @@ static int ask(const struct game *g, const void *st, int plies,
                uint64_t nodes, size_t mb, struct solver_result *r,
                char *err, size_t errsz)
 {
-    struct solver_options so = {plies, nodes, mb, 0};
+    struct solver_options so = {plies, nodes, mb, 0, NULL};
     return solver_solve(g, st, &so, r, err, errsz);
 }
 

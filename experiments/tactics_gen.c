@@ -319,7 +319,7 @@ static int certificate(const struct tactic *t, const struct plan *pl,
     struct solver_options so = {plies,
                                 plies == 3 ? pl->budget.nodes3
                                            : pl->budget.nodes5,
-                                pl->budget.mb, 0};
+                                pl->budget.mb, 0, NULL};
     struct solver_result r;
     struct proof_info info;
     size_t size = 0;

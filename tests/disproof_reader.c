@@ -221,26 +221,31 @@ struct tcert *cert_read(const unsigned char *buf, size_t len)
 {
     struct tcert *t = calloc(1, sizeof *t);
     struct variant v;
-    char err[256], *lines[7];
+    char err[256], *lines[8];
     size_t pos = 0;
     assert_non_null(t);
     char *copy = malloc(len + 1);
     assert_non_null(copy);
     memcpy(copy, buf, len);
     copy[len] = '\0';
-    for (int i = 0; i < 7; i++) {
+    int part = 0; /* a split's part: "part <move>" after the plies */
+    for (int i = 0; i < 7 + part; i++) {
         char *nl = memchr(copy + pos, '\n', len - pos);
         assert_non_null(nl);
         *nl = '\0';
         lines[i] = copy + pos;
         pos = (size_t)(nl - copy) + 1;
+        if (i == 4 && strncmp(lines[4], "part ", 5) == 0)
+            part = 1;
     }
+    if (part)
+        snprintf(t->part, sizeof t->part, "%s", lines[4] + 5);
     assert_string_equal(lines[0], DISPROOF_MAGIC);
     assert_int_equal(strncmp(lines[1], "variant ", 8), 0);
     snprintf(t->variant, sizeof t->variant, "%s", lines[1] + 8);
     snprintf(t->position, sizeof t->position, "%s", lines[2] + 9);
     t->plies = atoi(lines[3] + 6);
-    assert_string_equal(lines[6], "data");
+    assert_string_equal(lines[6 + part], "data");
     free(copy);
     if (variant_parse(t->variant, &v, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -350,6 +355,11 @@ long ref_check(const struct tcert *t, uint64_t seed, const char *what)
                             fail_msg("%s: leaf node %ld (%s): the reference "
                                      "wins at once with %s", what, k, nd->fen,
                                      moves[i]);
+                } else if (k == 0 && t->part[0]) {
+                    if (nd->n != 1 || strcmp(nd->e[0].move, t->part) != 0)
+                        fail_msg("%s: a part of %s whose root lists %d moves "
+                                 "(the first %s)", what, t->part, nd->n,
+                                 nd->n ? nd->e[0].move : "none");
                 } else {
                     if (nd->n != nm)
                         fail_msg("%s: node %ld (%s): %d moves listed, the "

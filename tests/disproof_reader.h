@@ -46,6 +46,7 @@ struct tnode {
 struct tcert {
     char variant[VARIANT_TEXT_MAX], position[1024];
     int plies;
+    char part[DISPROOF_MOVE_MAX + 1]; /* a split's part's move, or "" */
     struct tnode *nodes;
     long n, cap;
     struct ref ref;
@@ -90,7 +91,9 @@ struct tcert *cert_read(const unsigned char *buf, size_t len);
 int verify_buf(const char *buf, size_t len, struct disproof_info *info,
                char *err, size_t errsz);
 
-/* Checks t with the reference alone (test_disproof.c's opening says how):
+/* Checks t with the reference alone (test_disproof.c's opening says how;
+ * a split's part lists its own move alone at the root, legal for the
+ * reference):
  * the attacker nodes (all, or a seeded sample of 1,000 when there are more)
  * against the reference's move lists or, at a leaf, its moves' results;
  * and every node's edges, or in a certificate of over 100,000 nodes

@@ -191,7 +191,7 @@ static struct solver_result certify(const struct variant *v, const void *st,
                                     int plies, size_t dag_nodes, char **buf,
                                     size_t *len)
 {
-    struct solver_options o = {plies, 10000000u, 8, dag_nodes};
+    struct solver_options o = {plies, 10000000u, 8, dag_nodes, NULL};
     struct solver_result r;
     char err[512];
     FILE *f = open_memstream(buf, len);

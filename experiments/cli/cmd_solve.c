@@ -15,7 +15,9 @@
 #include "cli.h"
 #include "disproof.h"
 #include "proof.h"
+#include "shard.h"
 #include "solver.h"
+#include "split.h"
 
 /* Prints "line:" and the winning line r->pv from st, in the game's
  * notation (r holds a SOLVER_WIN answer for st). */
@@ -84,6 +86,69 @@ static int prove(const struct variant *v, const void *st,
     return rc;
 }
 
+/* Prints what the join of the directory's parts shows (after a split):
+ * the answer, and for a win its proof's line. Returns CLI_OK, or
+ * CLI_FAIL after a message when a part does not verify. */
+static int print_join(const char *dir, int threads, long plies)
+{
+    struct split_join j;
+    char err[2400];
+    if (split_join(dir, threads, &j, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab solve: %s\n", err);
+        printf("answer:   unknown (a part did not verify)\n");
+        return CLI_FAIL;
+    }
+    if (j.answer == SOLVER_WIN)
+        printf("answer:   proven win within %ld plies\nproof:    %s, "
+               "verified\n", plies, j.win_file);
+    else if (j.answer == SOLVER_NO_WIN)
+        printf("answer:   no forced win within %ld plies (proven)\n"
+               "parts:    %d of %d root moves, every part verified (%ld "
+               "nodes, %ld leaves, %llu data bytes) in %s\n", plies,
+               j.covered, j.parts, j.nodes, j.leaves,
+               (unsigned long long)j.bytes, dir);
+    else
+        printf("answer:   unknown until every shard is done: %d of %d root "
+               "moves have a part in %s (the first without: %s); run the "
+               "others, then `rulelab verify %s`\n", j.covered, j.parts, dir,
+               j.missing, dir);
+    return CLI_OK;
+}
+
+/* `rulelab solve --split DIR`: the root's moves solved one by one as the
+ * parts of shard sh, on `threads` threads, then the directory joined. */
+static int run_split(const struct variant *v, const void *st,
+                     const struct solver_options *o, const char *dir,
+                     const struct shard *sh, int threads)
+{
+    struct split_options so = {dir, sh->k, sh->n, threads, 1};
+    struct split_outcome out;
+    char err[2400];
+    printf("split:    parts in %s, shard %d/%d, %d thread%s\n", dir, sh->k,
+           sh->n, threads, threads == 1 ? "" : "s");
+    fflush(stdout);
+    if (split_solve(v, st, o, &so, &out, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab solve: %s\n", err);
+        return CLI_FAIL;
+    }
+    printf("parts:    %d root moves, %d in this shard: %d already done, %d "
+           "solved now (%d no win, %d win, %d unknown: node budget)",
+           out.parts, out.mine, out.found, out.wins + out.no_wins
+           + out.unknowns, out.no_wins, out.wins, out.unknowns);
+    if (out.stopped)
+        printf(", %d stopped by the win", out.stopped);
+    printf("\n");
+    printf("nodes:    %llu in %.2f s\n", (unsigned long long)out.nodes,
+           out.seconds);
+    if (out.unknowns > 0 && out.win_index < 0) {
+        printf("answer:   unknown: %d part%s reached the node budget; run "
+               "again with a larger --nodes to resume\n", out.unknowns,
+               out.unknowns == 1 ? "" : "s");
+        return CLI_OK;
+    }
+    return print_join(dir, threads, o->plies);
+}
+
 /* `rulelab solve` (the run contract of struct cli_command): prints the
  * question and the answer; exits CLI_FAIL when the game is over, the
  * search fails or a win's proof does not verify. */
@@ -91,6 +156,7 @@ static int run_solve(int argc, char **argv)
 {
     const char *position = NULL, *moves = NULL, *plies_text = NULL;
     const char *nodes_text = "0", *mb_text = "256", *proof = NULL, *pos[1];
+    const char *split = NULL, *shard_text = NULL, *threads_text = NULL;
     int npos;
     const struct cli_option opts[] = {{"--position", &position, NULL},
                                       {"--moves", &moves, NULL},
@@ -98,17 +164,34 @@ static int run_solve(int argc, char **argv)
                                       {"--nodes", &nodes_text, NULL},
                                       {"--mb", &mb_text, NULL},
                                       {"--proof", &proof, NULL},
+                                      {"--split", &split, NULL},
+                                      {"--shard", &shard_text, NULL},
+                                      {"--threads", &threads_text, NULL},
                                       {NULL, NULL, NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_solve);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     if (npos != 1 || !plies_text)
         return cli_usage_error(&cmd_solve, "needs VARIANT and --plies N");
-    long plies, nodes, mb;
+    long plies, nodes, mb, threads = omp_get_num_procs();
+    struct shard sh = {0, 1, NULL};
+    char why[512];
     if (cli_parse_int(plies_text, "--plies", 1, SOLVER_MAX_PLIES, &plies)
         || cli_parse_int(nodes_text, "--nodes", 0, 0x7fffffffffffffffL, &nodes)
-        || cli_parse_int(mb_text, "--mb", 1, 1 << 20, &mb))
+        || cli_parse_int(mb_text, "--mb", 1, 1 << 20, &mb)
+        || (threads_text
+            && cli_parse_int(threads_text, "--threads", 1, 4096, &threads)))
         return CLI_USAGE;
+    if ((shard_text || threads_text) && !split)
+        return cli_usage_error(&cmd_solve, "--shard and --threads split the "
+                               "root: they need --split DIR");
+    if (split && proof)
+        return cli_usage_error(&cmd_solve, "--split writes its certificates "
+                               "into DIR: leave out --proof");
+    if (split && plies < 2)
+        return cli_usage_error(&cmd_solve, "--split needs --plies 2 or more");
+    if (shard_text && shard_parse(shard_text, &sh, why, sizeof why) != 0)
+        return cli_usage_error(&cmd_solve, "%s", why);
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     if (cli_setup(pos[0], position, moves, &v, st) != 0)
@@ -126,7 +209,9 @@ static int run_solve(int argc, char **argv)
     int seat = g->to_move(st);
     printf("question: can %s (seat %d, to move) force a win within %ld "
            "plies?\n", g->seat_side(st, seat), seat, plies);
-    struct solver_options o = {(int)plies, (uint64_t)nodes, (size_t)mb, 0};
+    struct solver_options o = {(int)plies, (uint64_t)nodes, (size_t)mb, 0, NULL};
+    if (split)
+        return run_split(&v, st, &o, split, &sh, (int)threads);
     struct solver_result r;
     struct checked ck;
     rc = prove(&v, st, &o, proof, &r, &ck);
@@ -166,7 +251,9 @@ static int run_solve(int argc, char **argv)
 const struct cli_command cmd_solve = {
     "solve", "prove or refute a forced win within N plies",
     "usage: rulelab solve VARIANT --plies N [--position TEXT] [--moves LIST]\n"
-    "                     [--nodes M] [--mb X] [--proof FILE]\n\n"
+    "                     [--nodes M] [--mb X] [--proof FILE]\n"
+    "       rulelab solve VARIANT --plies N [...] --split DIR [--shard K/N]\n"
+    "                     [--threads T]\n\n"
     "Can the side to move force a win within N plies (1..64)? Depth-first\n"
     "proof-number search over the game's own rules; draws and the ply bound\n"
     "count as not-a-win. Answers: a proven win (with a winning line), no\n"
@@ -180,5 +267,18 @@ const struct cli_command cmd_solve = {
     "  --position TEXT  the position (default: the start), then --moves\n"
     "  --nodes M        node budget (default 0: none)\n"
     "  --mb X           transposition table memory in MiB (default 256)\n"
-    "  --proof FILE     keep the certificate (proof or disproof) in FILE\n",
+    "  --proof FILE     keep the certificate (proof or disproof) in FILE\n\n"
+    "Split by root move (for searches of hours, on threads and machines):\n"
+    "  --split DIR      solve each root move on its own and keep its\n"
+    "                   certificate in DIR: part-IIIII.disproof if the move\n"
+    "                   forces no win, part-IIIII.proof if it wins (IIIII: its\n"
+    "                   index in the move generator's order); parts already\n"
+    "                   in DIR are kept (run again to resume); a win stops\n"
+    "                   the rest. Once every root move has a part, the parts\n"
+    "                   are joined and checked as `rulelab verify DIR` does.\n"
+    "                   --nodes is then a budget per part, --mb per thread.\n"
+    "  --shard K/N      only the root moves whose index is K mod N (K from 0):\n"
+    "                   run shards 0/N .. N-1/N on N machines (a Slurm array)\n"
+    "                   into one shared DIR, or copy their parts into one\n"
+    "  --threads T      parts solved at once (default: all cores)\n",
     run_solve};

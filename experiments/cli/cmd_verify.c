@@ -7,10 +7,40 @@
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "disproof.h"
 #include "proof.h"
+#include "split.h"
+
+/* `rulelab verify DIR`: the parts of a split solve joined. */
+static int verify_split(const char *dir, int threads)
+{
+    struct split_join j;
+    char err[2400];
+    if (split_join(dir, threads, &j, err, sizeof err) != 0) {
+        printf("%s: INVALID: %s\n", dir, err);
+        return CLI_FAIL;
+    }
+    if (j.answer == SOLVER_WIN) {
+        printf("%s: valid: in %s from %s the side to move wins within %d "
+               "plies (%s)\n", dir, j.variant, j.position, j.plies,
+               j.win_file);
+    } else if (j.answer == SOLVER_NO_WIN) {
+        printf("%s: valid: in %s from %s the side to move has no forced win "
+               "within %d plies (%d parts, one per root move: %ld nodes, %ld "
+               "leaves, %llu data bytes)\n", dir, j.variant, j.position,
+               j.plies, j.covered, j.nodes, j.leaves,
+               (unsigned long long)j.bytes);
+    } else {
+        printf("%s: INCOMPLETE: every part verified, but %d of the root's %d "
+               "moves have none (the first: %s)\n", dir, j.parts - j.covered,
+               j.parts, j.missing);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
 
 /* `rulelab verify` (the run contract of struct cli_command): prints
  * "FILE: valid: ..." (CLI_OK) or "FILE: INVALID: line L: ..." (CLI_FAIL). */
@@ -27,6 +57,9 @@ static int run_verify(int argc, char **argv)
     if (threads_text
         && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
         return CLI_USAGE;
+    struct stat sb;
+    if (stat(pos[0], &sb) == 0 && S_ISDIR(sb.st_mode))
+        return verify_split(pos[0], (int)threads);
     FILE *f = fopen(pos[0], "r");
     if (!f) {
         perror(pos[0]);
@@ -48,11 +81,20 @@ static int run_verify(int argc, char **argv)
             printf("%s: INVALID: %s\n", pos[0], err);
             return CLI_FAIL;
         }
-        printf("%s: valid: in %s from %s the side to move has no forced win "
-               "within %d plies (%ld nodes, %ld shared, %ld links, %ld "
-               "leaves, %llu data bytes)\n", pos[0], dis.variant,
-               dis.position, dis.plies, dis.nodes, dis.shared, dis.refs,
-               dis.leaves, (unsigned long long)dis.bytes);
+        if (dis.part[0])
+            printf("%s: valid part: in %s from %s the side to move's move %s "
+                   "forces no win within %d plies (%ld nodes, %ld shared, %ld "
+                   "links, %ld leaves, %llu data bytes); the other moves need "
+                   "parts of their own (rulelab verify DIR)\n", pos[0],
+                   dis.variant, dis.position, dis.part, dis.plies, dis.nodes,
+                   dis.shared, dis.refs, dis.leaves,
+                   (unsigned long long)dis.bytes);
+        else
+            printf("%s: valid: in %s from %s the side to move has no forced "
+                   "win within %d plies (%ld nodes, %ld shared, %ld links, %ld "
+                   "leaves, %llu data bytes)\n", pos[0], dis.variant,
+                   dis.position, dis.plies, dis.nodes, dis.shared, dis.refs,
+                   dis.leaves, (unsigned long long)dis.bytes);
         return CLI_OK;
     }
     rc = proof_verify(f, &info, err, sizeof err);
@@ -69,7 +111,8 @@ static int run_verify(int argc, char **argv)
 
 const struct cli_command cmd_verify = {
     "verify", "re-check a proof or disproof certificate from scratch",
-    "usage: rulelab verify CERTIFICATE [--threads N]\n\n"
+    "usage: rulelab verify CERTIFICATE [--threads N]\n"
+    "       rulelab verify DIR [--threads N]\n\n"
     "A proof (a win): replays the winning strategy with the game's move\n"
     "generator: every attacker move legal, every legal defender move\n"
     "answered, every leaf a win by the rules, nothing deeper than the bound.\n"
@@ -79,6 +122,11 @@ const struct cli_command cmd_verify = {
     "read as a stream, in memory bounded by the bound and the shared nodes.\n"
     "Prints valid, or where it breaks (a proof's line; a disproof's node,\n"
     "its line of moves and byte) and exits 1.\n\n"
+    "A directory of a split solve (`rulelab solve --split DIR`): every part\n"
+    "checked as above, all of one question, and the disproof parts naming\n"
+    "every legal root move once; a proof among them shows a win. Prints\n"
+    "valid, INVALID (the file and where it breaks) or INCOMPLETE (root\n"
+    "moves without a part; exits 1). A single part prints \"valid part\".\n\n"
     "  --threads N  threads checking a disproof's leaves, where its every\n"
     "               attacker move is played (default: all cores); the\n"
     "               answer and the message do not depend on it\n",

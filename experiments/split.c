@@ -1,0 +1,518 @@
+/*
+ * split.c -- the split solve and its join (contract in split.h).
+ *
+ * split_solve: the root is set up from its own text (as every certificate
+ * states it), its legal moves numbered in the move generator's order, and
+ * this shard's moves that have no whole part in the directory yet are
+ * dealt to the threads one at a time (dynamic), each thread with its own
+ * split solver (solver.h), whose transposition table serves all the
+ * parts it solves. A part that wins stops the others (their searches
+ * answer unknown and leave nothing). A part already in the directory
+ * counts as done only if its header is this question's, byte for byte.
+ *
+ * split_join reads the directory's parts in index order and checks each
+ * with proof_verify or disproof_verify_threads, then the disproof parts'
+ * moves against the root's legal moves from the move generator.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "split.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "disproof.h"
+#include "proof.h"
+
+#define HEAD_MAX (VARIANT_TEXT_MAX + 1200)
+
+/* The root as the certificates state it: st's text and the state set up
+ * from it, and its legal moves. */
+struct split_root {
+    const struct variant *v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    char canonical[VARIANT_TEXT_MAX];
+    char position[1024];
+    move_t moves[GAME_MAX_MOVES];
+    int n;
+};
+
+static int root_setup(struct split_root *root, const struct variant *v,
+                      const void *st, char *err, size_t errsz)
+{
+    const struct game *g = v->game;
+    root->v = v;
+    if (g->to_text(st, root->position, sizeof root->position) < 0
+        || g->from_text(root->st, v, root->position, err, errsz) != 0) {
+        snprintf(err, errsz, "the position does not round-trip through text");
+        return -1;
+    }
+    variant_canonical(v, root->canonical, sizeof root->canonical);
+    root->n = g->legal_moves(root->st, root->moves);
+    return 0;
+}
+
+static void part_path(const char *dir, int index, const char *suffix,
+                      char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/part-%05d.%s", dir, index, suffix);
+}
+
+/* The first bytes a part of move `index` begins with, as the solver
+ * writes it: a disproof part's header up to its part line, or a proof's
+ * header and its first move line. */
+static void part_head(const struct split_root *root, int plies, int index,
+                      int proof, char *buf, size_t n)
+{
+    char text[64];
+    root->v->game->move_to_text(root->st, root->moves[index], text,
+                                sizeof text);
+    if (proof)
+        snprintf(buf, n, "rulelab-proof 1\nvariant %s\nposition %s\nplies %d\n"
+                 "moves\n1 %s\n", root->canonical, root->position, plies,
+                 text);
+    else
+        snprintf(buf, n, "%s\nvariant %s\nposition %s\nplies %d\npart %s\n",
+                 DISPROOF_MAGIC, root->canonical, root->position, plies, text);
+}
+
+/* Whether the file at path begins with head: 1, 0 if not, -1 if there
+ * is no such file. */
+static int begins_with(const char *path, const char *head)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t len = strlen(head), got;
+    char *buf = malloc(len);
+    got = buf ? fread(buf, 1, len, f) : 0;
+    int same = buf && got == len && memcmp(buf, head, len) == 0;
+    free(buf);
+    fclose(f);
+    return same;
+}
+
+/* What the directory holds for part `index`: 0 nothing, 1 its disproof
+ * part, 2 its proof; -1 with a message if a file there is another
+ * question's. */
+static int part_found(const char *dir, const struct split_root *root,
+                      int plies, int index, char *err, size_t errsz)
+{
+    char path[1100], head[HEAD_MAX];
+    for (int proof = 0; proof <= 1; proof++) {
+        part_path(dir, index, proof ? "proof" : "disproof", path, sizeof path);
+        part_head(root, plies, index, proof, head, sizeof head);
+        int same = begins_with(path, head);
+        if (same == 0) {
+            snprintf(err, errsz, "%s is not this question's part %d (another "
+                     "variant, position, bound or move): use another "
+                     "directory", path, index);
+            return -1;
+        }
+        if (same == 1)
+            return proof ? 2 : 1;
+    }
+    return 0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* What the threads of split_solve share. */
+struct split_run {
+    const struct split_root *root;
+    const struct split_options *so;
+    struct split_outcome *out;
+    atomic_int stop; /* a part won, or something failed */
+    int failed;
+    char err[2200];
+    double t0, last_line;
+    int done, todo;
+};
+
+/* Solves part `index` on the thread's split solver sp into the
+ * directory: written to a temporary name, renamed when whole, removed
+ * when the answer is unknown. */
+static void solve_part(struct split_run *run, struct solver_split *sp,
+                       int index)
+{
+    const struct split_options *so = run->so;
+    char tmp[1100], path[1100], err[2048], text[64];
+    struct solver_result r;
+    snprintf(tmp, sizeof tmp, "%s/.part-%05d.tmp", so->dir, index);
+    FILE *f = fopen(tmp, "w");
+    int rc = f ? solver_split_part(sp, index, f, &r, NULL, err, sizeof err)
+               : -1;
+    if (!f)
+        snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
+    if (f && fclose(f) != 0 && rc == 0) {
+        snprintf(err, sizeof err, "%s: writing failed", tmp);
+        rc = -1;
+    }
+    if (rc == 0 && r.answer != SOLVER_UNKNOWN) {
+        part_path(so->dir, index, r.answer == SOLVER_WIN ? "proof"
+                                                         : "disproof",
+                  path, sizeof path);
+        if (rename(tmp, path) != 0) {
+            snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
+            rc = -1;
+        }
+    }
+    if (rc != 0 || r.answer == SOLVER_UNKNOWN)
+        remove(tmp);
+    run->root->v->game->move_to_text(run->root->st, run->root->moves[index],
+                                     text, sizeof text);
+#pragma omp critical(split_run)
+    {
+        struct split_outcome *out = run->out;
+        if (rc != 0) {
+            if (!run->failed)
+                snprintf(run->err, sizeof run->err, "part %d (%s): %s",
+                         index, text, err);
+            run->failed = 1;
+            atomic_store(&run->stop, 1);
+        } else {
+            out->nodes += r.nodes;
+            out->wins += r.answer == SOLVER_WIN;
+            out->no_wins += r.answer == SOLVER_NO_WIN;
+            if (r.answer == SOLVER_UNKNOWN && atomic_load(&run->stop))
+                out->stopped++; /* not the budget: a win stopped it */
+            else
+                out->unknowns += r.answer == SOLVER_UNKNOWN;
+            if (r.answer == SOLVER_WIN && out->win_index < 0) {
+                out->win_index = index;
+                out->win = r;
+                atomic_store(&run->stop, 1);
+            }
+        }
+        run->done++;
+        double t = now_seconds();
+        if (so->progress && rc == 0
+            && (t - run->last_line >= 1.0 || run->done == run->todo
+                || r.answer == SOLVER_WIN)) {
+            fprintf(stderr, "split: %d of %d parts solved (%d no win, %d win, "
+                    "%d unknown) in %.1f s; part %d (%s): %s, %llu nodes, "
+                    "%.2f s\n", run->done, run->todo, out->no_wins, out->wins,
+                    out->unknowns, t - run->t0, index, text,
+                    solver_answer_name(r.answer),
+                    (unsigned long long)r.nodes, r.seconds);
+            run->last_line = t;
+        }
+    }
+}
+
+/* The parts of this shard with nothing in the directory, into todo (the
+ * number returned); a found proof sets out->win_index. -1 with a message
+ * on a foreign file. */
+static int parts_to_do(const struct split_root *root, int plies,
+                       const struct split_options *so,
+                       struct split_outcome *out, int *todo, char *err,
+                       size_t errsz)
+{
+    int n = 0;
+    for (int i = so->shard; i < root->n; i += so->shards) {
+        int found = part_found(so->dir, root, plies, i, err, errsz);
+        if (found < 0)
+            return -1;
+        out->mine++;
+        out->found += found > 0;
+        if (found == 2 && out->win_index < 0)
+            out->win_index = i;
+        if (found == 0)
+            todo[n++] = i;
+    }
+    return n;
+}
+
+static int solve_parts(const struct split_root *root, const struct variant *v,
+                       const struct solver_options *o,
+                       const struct split_options *so, const int *todo, int n,
+                       struct split_outcome *out, char *err, size_t errsz);
+
+int split_solve(const struct variant *v, const void *st,
+                const struct solver_options *o, const struct split_options *so,
+                struct split_outcome *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    out->win_index = -1;
+    if (so->shards < 1 || so->shard < 0 || so->shard >= so->shards
+        || so->threads < 1 || o->plies < 2) {
+        snprintf(err, errsz, "a split needs shard K of N (0 <= K < N), a "
+                 "thread or more, and a bound of 2 plies or more");
+        return -1;
+    }
+    struct split_root *root = aligned_alloc(GAME_STATE_ALIGN, sizeof *root);
+    int *todo = malloc(sizeof *todo * GAME_MAX_MOVES), n = -1;
+    if (!root || !todo)
+        snprintf(err, errsz, "out of memory");
+    else if (root_setup(root, v, st, err, errsz) != 0)
+        ;
+    else if (mkdir(so->dir, 0777) != 0 && errno != EEXIST)
+        snprintf(err, errsz, "%s: %s", so->dir, strerror(errno));
+    else
+        n = parts_to_do(root, o->plies, so, out, todo, err, errsz);
+    if (n > 0 && out->win_index < 0) {
+        out->parts = root->n;
+        n = solve_parts(root, v, o, so, todo, n, out, err, errsz);
+    } else if (root) {
+        out->parts = root->n;
+    }
+    free(root);
+    free(todo);
+    return n < 0 ? -1 : 0;
+}
+
+/* Solves the n parts in todo on the threads (split_solve). Returns 0, or
+ * -1 with a message. */
+static int solve_parts(const struct split_root *root, const struct variant *v,
+                       const struct solver_options *o,
+                       const struct split_options *so, const int *todo, int n,
+                       struct split_outcome *out, char *err, size_t errsz)
+{
+    struct split_run run;
+    memset(&run, 0, sizeof run);
+    run.root = root;
+    run.so = so;
+    run.out = out;
+    run.t0 = run.last_line = now_seconds();
+    run.todo = n;
+    atomic_init(&run.stop, 0);
+    struct solver_options po = *o;
+    po.stop = &run.stop;
+    int threads = so->threads < n ? so->threads : n;
+#pragma omp parallel num_threads(threads)
+    {
+        struct solver_split *sp = NULL;
+        char why[1024];
+        if (solver_split_open(&sp, v, root->st, &po, why, sizeof why) != 0) {
+#pragma omp critical(split_run)
+            if (!run.failed) {
+                snprintf(run.err, sizeof run.err, "%s", why);
+                run.failed = 1;
+            }
+            atomic_store(&run.stop, 1);
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int k = 0; k < n; k++)
+            if (sp && !atomic_load(&run.stop))
+                solve_part(&run, sp, todo[k]);
+        solver_split_close(sp);
+    }
+    out->seconds = now_seconds() - run.t0;
+    if (run.failed) {
+        snprintf(err, errsz, "%s", run.err);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the join ------------------------------------------------------------ */
+
+/* A part file of the directory: its index and kind. */
+struct part_file {
+    int index, proof;
+};
+
+static int by_index(const void *a, const void *b)
+{
+    const struct part_file *x = a, *y = b;
+    return x->index != y->index ? (x->index > y->index) - (x->index < y->index)
+                                : x->proof - y->proof;
+}
+
+/* The part files of dir (part-IIIII.proof or .disproof), in index order,
+ * into *out (malloc'd). Returns their number, or -1 with a message. */
+static int list_parts(const char *dir, struct part_file **out, char *err,
+                      size_t errsz)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0, cap = 0;
+    *out = NULL;
+    if (!d) {
+        snprintf(err, errsz, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL) {
+        int index;
+        char suffix[16], name[64];
+        if (sscanf(e->d_name, "part-%5d.%15s", &index, suffix) != 2
+            || index < 0
+            || (strcmp(suffix, "proof") != 0 && strcmp(suffix, "disproof") != 0))
+            continue;
+        snprintf(name, sizeof name, "part-%05d.%s", index, suffix);
+        if (strcmp(name, e->d_name) != 0)
+            continue; /* only the names split_solve writes */
+        if (n == cap) {
+            cap = cap ? 2 * cap : 256;
+            struct part_file *grown = realloc(*out, sizeof **out * (size_t)cap);
+            if (!grown) {
+                closedir(d);
+                snprintf(err, errsz, "out of memory");
+                return -1;
+            }
+            *out = grown;
+        }
+        (*out)[n].index = index;
+        (*out)[n++].proof = strcmp(suffix, "proof") == 0;
+    }
+    closedir(d);
+    if (n == 0) {
+        snprintf(err, errsz, "%s holds no parts (part-IIIII.proof or "
+                 ".disproof)", dir);
+        return -1;
+    }
+    qsort(*out, (size_t)n, sizeof **out, by_index);
+    return n;
+}
+
+/* Checks one part file; its root's variant, position and plies into the
+ * join (the first) or against it, and a disproof part's move into *move.
+ * Returns 0, or -1 with a message. */
+static int join_part(const char *path, int proof, int threads,
+                     struct split_join *j, int first, char *move, char *err,
+                     size_t errsz)
+{
+    char why[1024];
+    const char *variant, *position;
+    int plies, rc;
+    struct proof_info pi;
+    struct disproof_info di;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errsz, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (proof) {
+        rc = proof_verify(f, &pi, why, sizeof why);
+        variant = pi.variant, position = pi.position, plies = pi.plies;
+    } else {
+        rc = disproof_verify_threads(f, threads, &di, why, sizeof why);
+        variant = di.variant, position = di.position, plies = di.plies;
+    }
+    fclose(f);
+    if (rc != 0) {
+        snprintf(err, errsz, "%s: INVALID: %s", path, why);
+        return -1;
+    }
+    if (!proof && !di.part[0]) {
+        snprintf(err, errsz, "%s: a whole disproof, not a part", path);
+        return -1;
+    }
+    if (first) {
+        snprintf(j->variant, sizeof j->variant, "%s", variant);
+        snprintf(j->position, sizeof j->position, "%s", position);
+        j->plies = plies;
+    } else if (strcmp(variant, j->variant) != 0
+               || strcmp(position, j->position) != 0 || plies != j->plies) {
+        snprintf(err, errsz, "%s: a part of another question (variant, "
+                 "position or plies differ from the first part's)", path);
+        return -1;
+    }
+    if (!proof) {
+        snprintf(move, DISPROOF_MOVE_MAX + 1, "%s", di.part);
+        j->nodes += di.nodes;
+        j->leaves += di.leaves;
+        j->bytes += di.bytes;
+    }
+    return 0;
+}
+
+/* Marks the root moves the disproof parts name (texts, n of them, with
+ * their files' paths in paths) in the join: each once. */
+static int join_cover(struct split_join *j, char (*texts)[DISPROOF_MOVE_MAX + 1],
+                      char (*paths)[1100], int n, char *err, size_t errsz)
+{
+    struct variant v;
+    char why[512];
+    struct split_root *r = aligned_alloc(GAME_STATE_ALIGN, sizeof *r);
+    unsigned char *seen = calloc(GAME_MAX_MOVES, 1);
+    int rc = 0;
+    if (!r || !seen) {
+        snprintf(err, errsz, "out of memory");
+        rc = -1;
+    } else if (variant_parse(j->variant, &v, why, sizeof why) != 0
+               || v.game->from_text(r->st, &v, j->position, why, sizeof why)) {
+        snprintf(err, errsz, "the parts' root: %s", why);
+        rc = -1;
+    }
+    if (rc != 0) {
+        free(r);
+        free(seen);
+        return -1;
+    }
+    const struct game *g = v.game;
+    struct split_root *root = r;
+    root->n = g->legal_moves(root->st, root->moves);
+    for (int k = 0; k < n && rc == 0; k++) {
+        move_t m;
+        int at = -1;
+        if (g->move_from_text(root->st, texts[k], &m) == 0)
+            for (int i = 0; i < root->n && at < 0; i++)
+                if (root->moves[i] == m)
+                    at = i;
+        if (at < 0 || seen[at]) { /* the checker found it legal */
+            snprintf(err, errsz, "%s: the root move %s has another part too",
+                     paths[k], texts[k]);
+            rc = -1;
+        } else {
+            seen[at] = 1;
+            j->covered++;
+        }
+    }
+    j->parts = root->n;
+    for (int i = 0; i < root->n && rc == 0 && !j->missing[0]; i++)
+        if (!seen[i])
+            g->move_to_text(root->st, root->moves[i], j->missing,
+                            sizeof j->missing);
+    free(seen);
+    free(r);
+    return rc;
+}
+
+int split_join(const char *dir, int threads, struct split_join *out,
+               char *err, size_t errsz)
+{
+    struct part_file *files;
+    memset(out, 0, sizeof *out);
+    out->answer = SOLVER_UNKNOWN;
+    int n = list_parts(dir, &files, err, errsz);
+    if (n < 0)
+        return -1;
+    char (*texts)[DISPROOF_MOVE_MAX + 1] = malloc(sizeof *texts * (size_t)n);
+    char (*paths)[1100] = malloc(sizeof *paths * (size_t)n);
+    int ntexts = 0, rc = 0;
+    if (!texts || !paths) {
+        snprintf(err, errsz, "out of memory");
+        rc = -1;
+    }
+    for (int k = 0; k < n && rc == 0; k++) {
+        part_path(dir, files[k].index, files[k].proof ? "proof" : "disproof",
+                  paths[ntexts], sizeof paths[ntexts]);
+        rc = join_part(paths[ntexts], files[k].proof, threads, out, k == 0,
+                       texts[ntexts], err, errsz);
+        if (rc == 0 && files[k].proof && out->proofs++ == 0)
+            snprintf(out->win_file, sizeof out->win_file, "%s",
+                     paths[ntexts]);
+        ntexts += rc == 0 && !files[k].proof;
+    }
+    if (rc == 0)
+        rc = join_cover(out, texts, paths, ntexts, err, errsz);
+    if (rc == 0)
+        out->answer = out->proofs ? SOLVER_WIN
+                      : out->covered == out->parts ? SOLVER_NO_WIN
+                                                   : SOLVER_UNKNOWN;
+    free(texts);
+    free(paths);
+    free(files);
+    return rc;
+}

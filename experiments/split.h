@@ -1,0 +1,83 @@
+/*
+ * split.h -- a solve shared out by root move over threads and machines,
+ * and the join that checks its parts into one answer.
+ *
+ * "No forced win within N plies" holds exactly when no legal root move
+ * forces one, so the question splits into one part per root move
+ * (solver.h's split search). A split writes each part's certificate into
+ * a directory: part-IIIII.proof when that move forces a win (an ordinary
+ * proof of the whole root), part-IIIII.disproof when it does not (a
+ * disproof part, disproof.h), IIIII the move's index in the move
+ * generator's order. A part is written under a temporary name
+ * (.part-IIIII.tmp) and renamed when whole, so a stopped run leaves only
+ * whole parts, and run again it skips them: it resumes. A shard K of N
+ * (K counted from 0, as `rulelab run --shard` counts) takes the moves
+ * whose index is K modulo N, so N machines (a Slurm
+ * array) can share a root, and each machine's threads share its moves.
+ *
+ * split_join checks a directory with the independent checkers alone:
+ * every part verifies, all parts are of one root (variant, position,
+ * plies), and -- for "no win" -- the disproof parts name every legal
+ * root move exactly once. A verified proof among them answers "win".
+ */
+#ifndef RULELAB_SPLIT_H
+#define RULELAB_SPLIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solver.h"
+
+struct split_options {
+    const char *dir; /* where the parts go (made if missing) */
+    int shard, shards; /* this is shard `shard` (0..shards-1) of `shards` */
+    int threads; /* parts solved at once, each with o->max_mb of table */
+    int progress; /* lines on stderr as parts finish */
+};
+
+struct split_outcome {
+    int parts; /* the root's legal moves */
+    int mine; /* of them in this shard */
+    int found; /* of those, already whole in the directory */
+    int wins, no_wins, unknowns; /* solved by this run (unknown: the
+                                  * node budget ran out) */
+    int stopped; /* parts whose search a win elsewhere stopped */
+    int win_index; /* a part that wins (this run's or found), or -1 */
+    struct solver_result win; /* its search, when this run solved it */
+    uint64_t nodes; /* expansions by this run, every part */
+    double seconds;
+};
+
+/* Solves the parts of shard so->shard of st (set up under v, the game
+ * not over) within o->plies (o->plies >= 2; o->max_nodes a part), those
+ * not already whole in so->dir, on so->threads threads; stops early when
+ * a part wins. Returns 0 with *out (every part solved or left unknown by
+ * its budget), or -1 with a message (the directory cannot be written, it
+ * holds parts of another question, a search ran out of memory). */
+int split_solve(const struct variant *v, const void *st,
+                const struct solver_options *o, const struct split_options *so,
+                struct split_outcome *out, char *err, size_t errsz);
+
+struct split_join {
+    enum solver_answer answer; /* UNKNOWN: root moves without a part */
+    char variant[VARIANT_TEXT_MAX];
+    char position[1024];
+    int plies;
+    int parts; /* the root's legal moves */
+    int covered; /* of them with a disproof part */
+    int proofs; /* proof files (each verified) */
+    char win_file[1100]; /* the first proof's path, for SOLVER_WIN */
+    char missing[64]; /* the first root move without a part, if any */
+    long nodes, leaves; /* the disproof parts' records and leaves */
+    uint64_t bytes; /* their data bytes */
+};
+
+/* Verifies every part in dir (disproof leaves checked on `threads`
+ * threads) and whether together they answer the root. Returns 0 with *out
+ * when every part verified (out->answer says what they show), or -1 with
+ * a message naming the file and the fault (a part that does not verify,
+ * parts of different roots, a root move with two parts, no parts). */
+int split_join(const char *dir, int threads, struct split_join *out,
+               char *err, size_t errsz);
+
+#endif

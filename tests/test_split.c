@@ -1,0 +1,459 @@
+/*
+ * test_split.c -- the split solve (agents/solver.h's solver_split_*,
+ * experiments/split.h): one certificate per root move, over threads and
+ * shards, resumed, and joined into one answer.
+ *
+ *  - The split's answer is the whole search's on known positions (a tafl
+ *    win in 3 from RULES.md's escape rule, test_solver.c's; Jetan from the
+ *    start within 3 plies and Serbest Kings Landing 8 from the empty board
+ *    within 3, "no win", as the README's table and the earliest-Khan
+ *    arithmetic say).
+ *  - Completeness, independently: the parts' moves are exactly the naive
+ *    reference's legal root moves, and the disproof parts (24 of them,
+ *    evenly spaced, where there are more) pass the walk of
+ *    tests/disproof_reader.c with the reference move generators.
+ *  - Shards: 2 of 3 shards leave the join unknown, naming the first move
+ *    of the third; the whole run then solves only the third's and finds
+ *    the rest.
+ *  - The join refuses: a root move with two parts, a part of another
+ *    question, a part that does not verify, a whole disproof among parts,
+ *    a directory with none; the split refuses a directory holding another
+ *    question's part.
+ *  - The checker refuses parts: a part move not legal at the root, a root
+ *    that lists another move than its part's, a part line on a whole
+ *    disproof, a part at bound 1.
+ *  - A set stop flag stops the search (unknown).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "disproof.h"
+#include "disproof_reader.h"
+#include "game.h"
+#include "solver.h"
+#include "split.h"
+
+/* ---- helpers -------------------------------------------------------------- */
+
+struct problem {
+    const char *variant, *position; /* position NULL: the start */
+    int plies;
+    enum solver_answer answer; /* the whole search's, checked */
+};
+
+static void setup(const struct problem *p, struct variant *v, void *st)
+{
+    char err[512];
+    if (variant_parse(p->variant, v, err, sizeof err) != 0
+        || game_setup(v, st, p->position, NULL, err, sizeof err) != 0)
+        fail_msg("%s: %s", p->variant, err);
+}
+
+/* A new empty directory under TMPDIR (or /tmp), into dir. */
+static void make_dir(char *dir, size_t n)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(dir, n, "%s/test_split.XXXXXX", base && *base ? base : "/tmp");
+    assert_non_null(mkdtemp(dir));
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    unsigned char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void spill(const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void run_split(const struct problem *p, const char *dir, int shard,
+                      int shards, int threads, struct split_outcome *out)
+{
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    struct solver_options o = {p->plies, 0, 8, 0, NULL};
+    struct split_options so = {dir, shard, shards, threads, 0};
+    char err[2400];
+    setup(p, &v, st);
+    if (split_solve(&v, st, &o, &so, out, err, sizeof err) != 0)
+        fail_msg("%s: %s", p->variant, err);
+}
+
+static void join(const char *dir, struct split_join *j)
+{
+    char err[2400];
+    if (split_join(dir, 2, j, err, sizeof err) != 0)
+        fail_msg("join: %s", err);
+}
+
+/* The join's error message (it must fail). */
+static void join_fails(const char *dir, const char *expect)
+{
+    struct split_join j;
+    char err[2400];
+    assert_int_equal(split_join(dir, 1, &j, err, sizeof err), -1);
+    if (!strstr(err, expect))
+        fail_msg("join: expected '%s' in '%s'", expect, err);
+}
+
+static void part_file(const char *dir, int index, const char *kind,
+                      char *path, size_t n)
+{
+    snprintf(path, n, "%s/part-%05d.%s", dir, index, kind);
+}
+
+/* ---- the split against the whole search ----------------------------------- */
+
+static const struct problem problems[] = {
+    /* RULES.md (escape=corner): the king on e2 reaches a corner in 3
+     * plies whatever the attackers do (test_solver.c's win in 3) */
+    {"tafl", "4a4/9/9/a7a/9/9/9/4k4/9 d", 3, SOLVER_WIN},
+    /* the same with 2 plies: no king move reaches a corner */
+    {"tafl", "4a4/9/9/a7a/9/9/9/4k4/9 d", 2, SOLVER_NO_WIN},
+    /* Jetan's start: no win within 5 plies (test_disproof.c writes that
+     * disproof, and walks it with the reference), so none within 3 */
+    {"jetan", NULL, 3, SOLVER_NO_WIN},
+    /* a Khan from rank 8 needs ply 1 + 2 x 2 = 5 (issue 15's arithmetic) */
+    {"serbest(kings_landing=8)", NULL, 3, SOLVER_NO_WIN},
+};
+
+/* Parts walked with the reference per problem at most (Serbest's 680
+ * parts, with the naive generator judging every move of every leaf, took
+ * a minute in all). */
+#define PARTS_WALKED 24
+
+/* The reference's legal root moves of p, sorted, against the parts' (all
+ * of them); PARTS_WALKED of the parts, evenly spaced, walked with it. */
+static void check_parts_complete(const struct problem *p, const char *dir,
+                                 const struct split_join *j)
+{
+    static char ref[SERBEST_REF_MAX_MOVES][8];
+    struct variant v;
+    char err[256];
+    assert_int_equal(variant_parse(j->variant, &v, err, sizeof err), 0);
+    struct ref r = ref_for(&v, j->position);
+    int n = ref_moves(&r, j->position, ref);
+    assert_true(n > 0);
+    assert_int_equal(j->parts, n);
+    assert_int_equal(j->covered, n);
+    char (*seen)[DISPROOF_MOVE_MAX + 1] = calloc((size_t)n, sizeof *seen);
+    assert_non_null(seen);
+    for (int i = 0; i < n; i++) {
+        char path[1200];
+        size_t len;
+        part_file(dir, i, "disproof", path, sizeof path);
+        unsigned char *buf = slurp(path, &len);
+        if (i % (n / PARTS_WALKED + 1) == 0) {
+            struct tcert *t = cert_read(buf, len);
+            ref_check(t, (uint64_t)i, p->variant);
+            cert_free(t);
+        }
+        /* the part line, read here: the 5th line of the header */
+        const char *line = (const char *)buf;
+        for (int k = 0; k < 4; k++) {
+            line = memchr(line, '\n', len - (size_t)(line - (char *)buf));
+            assert_non_null(line);
+            line++;
+        }
+        assert_int_equal(strncmp(line, "part ", 5), 0);
+        const char *end = memchr(line, '\n', len - (size_t)(line - (char *)buf));
+        assert_non_null(end);
+        assert_true(end - line - 5 <= DISPROOF_MOVE_MAX);
+        memcpy(seen[i], line + 5, (size_t)(end - line - 5));
+        free(buf);
+    }
+    qsort(seen, (size_t)n, sizeof *seen, (int (*)(const void *,
+                                                  const void *))strcmp);
+    for (int i = 0; i < n; i++)
+        if (strcmp(seen[i], ref[i]) != 0)
+            fail_msg("%s: the parts have %s where the reference's root "
+                     "move is %s", p->variant, seen[i], ref[i]);
+    free(seen);
+}
+
+static void test_split_matches_whole(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++) {
+        const struct problem *p = &problems[k];
+        struct variant v;
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        struct solver_options o = {p->plies, 0, 8, 0, NULL};
+        struct solver_result r;
+        char err[512], dir[1024];
+        setup(p, &v, st);
+        assert_int_equal(solver_solve(v.game, st, &o, &r, err, sizeof err), 0);
+        assert_int_equal(r.answer, p->answer);
+        make_dir(dir, sizeof dir);
+        struct split_outcome out;
+        struct split_join j;
+        run_split(p, dir, 0, 1, 2, &out);
+        assert_int_equal(out.parts, v.game->legal_moves(st, (move_t[GAME_MAX_MOVES]){0}));
+        join(dir, &j);
+        assert_int_equal(j.answer, p->answer);
+        assert_int_equal(j.plies, p->plies);
+        if (p->answer == SOLVER_WIN) {
+            assert_true(out.win_index >= 0);
+            assert_int_equal(out.wins, 1);
+            assert_true(strstr(j.win_file, ".proof") != NULL);
+        } else {
+            assert_int_equal(out.no_wins, out.parts);
+            assert_int_equal(out.win_index, -1);
+            check_parts_complete(p, dir, &j);
+        }
+        remove_dir(dir);
+    }
+}
+
+/* ---- shards and resuming ------------------------------------------------- */
+
+static void test_shards_and_resume(void **state)
+{
+    (void)state;
+    const struct problem *p = &problems[2]; /* Jetan, 3 plies */
+    char dir[1024];
+    struct split_outcome out;
+    struct split_join j;
+    make_dir(dir, sizeof dir);
+    run_split(p, dir, 0, 3, 1, &out);
+    int n = out.parts, shard0 = out.mine;
+    assert_int_equal(shard0, (n + 2) / 3); /* indices 0, 3, 6, ... */
+    assert_int_equal(out.found, 0);
+    run_split(p, dir, 1, 3, 2, &out);
+    int shard1 = out.mine;
+    assert_int_equal(shard1, (n + 1) / 3);
+    join(dir, &j);
+    assert_int_equal(j.answer, SOLVER_UNKNOWN);
+    assert_int_equal(j.covered, shard0 + shard1);
+    /* the first move without a part is the third shard's first, index 2 */
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    move_t moves[GAME_MAX_MOVES];
+    char text[64];
+    setup(p, &v, st);
+    assert_int_equal(v.game->legal_moves(st, moves), n);
+    v.game->move_to_text(st, moves[2], text, sizeof text);
+    assert_string_equal(j.missing, text);
+    /* the whole run solves only what is missing */
+    run_split(p, dir, 0, 1, 2, &out);
+    assert_int_equal(out.found, shard0 + shard1);
+    assert_int_equal(out.no_wins, n - shard0 - shard1);
+    join(dir, &j);
+    assert_int_equal(j.answer, SOLVER_NO_WIN);
+    /* and again: nothing left to solve */
+    run_split(p, dir, 0, 1, 1, &out);
+    assert_int_equal(out.found, n);
+    assert_int_equal(out.no_wins + out.wins + out.unknowns, 0);
+    remove_dir(dir);
+}
+
+/* ---- what the join and the split refuse -------------------------------- */
+
+static void test_join_refuses(void **state)
+{
+    (void)state;
+    const struct problem *p = &problems[2];
+    char dir[1024], other[1024], a[1200], b[1200];
+    struct split_outcome out;
+    size_t len;
+    make_dir(dir, sizeof dir);
+    join_fails(dir, "holds no parts");
+    run_split(p, dir, 0, 1, 2, &out);
+    /* a root move with two parts: part 0's file copied to a new index */
+    part_file(dir, 0, "disproof", a, sizeof a);
+    unsigned char *buf = slurp(a, &len);
+    part_file(dir, 9999, "disproof", b, sizeof b);
+    spill(b, buf, len);
+    join_fails(dir, "has another part too");
+    remove(b);
+    /* a part that does not verify: its last data byte before "end" */
+    buf[len - 5] ^= 1;
+    spill(a, buf, len);
+    join_fails(dir, "INVALID");
+    buf[len - 5] ^= 1;
+    spill(a, buf, len);
+    /* a part of another question: Jetan within 2 plies */
+    make_dir(other, sizeof other);
+    struct problem p2 = *p;
+    p2.plies = 2;
+    run_split(&p2, other, 0, 1, 1, &out);
+    free(buf);
+    part_file(other, 1, "disproof", b, sizeof b);
+    buf = slurp(b, &len);
+    part_file(dir, 1, "disproof", b, sizeof b);
+    spill(b, buf, len);
+    join_fails(dir, "another question");
+    /* ... and the split will not resume into it */
+    {
+        struct variant v;
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        struct solver_options o = {p->plies, 0, 8, 0, NULL};
+        struct split_options so = {dir, 0, 1, 1, 0};
+        char err[2400];
+        setup(p, &v, st);
+        assert_int_equal(split_solve(&v, st, &o, &so, &out, err, sizeof err),
+                         -1);
+        assert_non_null(strstr(err, "is not this question's part 1"));
+    }
+    free(buf);
+    remove_dir(other);
+    /* a whole disproof among the parts */
+    {
+        struct variant v;
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        struct solver_options o = {p->plies, 0, 8, 0, NULL};
+        struct solver_result r;
+        char err[512];
+        setup(p, &v, st);
+        FILE *f = fopen(b, "w");
+        assert_non_null(f);
+        assert_int_equal(solver_write_certificate(&v, st, &o, f, &r, NULL, err,
+                                                  sizeof err), 0);
+        fclose(f);
+        join_fails(dir, "a whole disproof, not a part");
+    }
+    remove_dir(dir);
+}
+
+/* ---- what the checker refuses in a part --------------------------------- */
+
+/* buf's text with the first `from` replaced by `to`, checked: the
+ * checker's message must hold `expect`. */
+static void part_rejected(const unsigned char *buf, size_t len,
+                          const char *from, const char *to,
+                          const char *expect)
+{
+    size_t head = 0, flen = strlen(from);
+    while (head + flen <= len && memcmp(buf + head, from, flen) != 0)
+        head++;
+    assert_true(head + flen <= len);
+    size_t tlen = strlen(to), n = len - flen + tlen;
+    char *edited = malloc(n);
+    assert_non_null(edited);
+    memcpy(edited, buf, head);
+    memcpy(edited + head, to, tlen);
+    memcpy(edited + head + tlen, buf + head + flen, len - head - flen);
+    struct disproof_info info;
+    char err[2048];
+    assert_int_equal(verify_buf(edited, n, &info, err, sizeof err), -1);
+    if (!strstr(err, expect))
+        fail_msg("expected '%s' in '%s'", expect, err);
+    free(edited);
+}
+
+static void test_checker_refuses_parts(void **state)
+{
+    (void)state;
+    const struct problem *p = &problems[2];
+    char dir[1024], path[1200], line[256];
+    struct split_outcome out;
+    struct disproof_info info;
+    char err[2048];
+    size_t len;
+    make_dir(dir, sizeof dir);
+    run_split(p, dir, 0, 1, 1, &out);
+    part_file(dir, 0, "disproof", path, sizeof path);
+    unsigned char *buf = slurp(path, &len);
+    assert_int_equal(verify_buf((const char *)buf, len, &info, err,
+                                sizeof err), 0);
+    assert_true(info.part[0] != '\0');
+    /* another move's text in the header: legal, but not what the root
+     * lists */
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    move_t moves[GAME_MAX_MOVES];
+    char text[64], other[64];
+    setup(p, &v, st);
+    v.game->legal_moves(st, moves);
+    v.game->move_to_text(st, moves[0], text, sizeof text);
+    v.game->move_to_text(st, moves[1], other, sizeof other);
+    assert_string_equal(info.part, text);
+    char from[128], to[128];
+    snprintf(from, sizeof from, "part %s\n", text);
+    snprintf(to, sizeof to, "part %s\n", other);
+    snprintf(line, sizeof line, "lists %s, not its own move %s", text, other);
+    part_rejected(buf, len, from, to, line);
+    part_rejected(buf, len, from, "part z99z99\n",
+                  "is not a legal move at the root");
+    part_rejected(buf, len, "plies 3\n", "plies 1\n",
+                  "a part needs a bound of 2 plies or more");
+    free(buf);
+    /* a part line on a whole disproof: its root lists every move */
+    struct solver_options o = {p->plies, 0, 8, 0, NULL};
+    struct solver_result r;
+    char *whole = NULL;
+    size_t wlen = 0;
+    FILE *f = open_memstream(&whole, &wlen);
+    assert_int_equal(solver_write_certificate(&v, st, &o, f, &r, NULL, err,
+                                              sizeof err), 0);
+    fclose(f);
+    snprintf(line, sizeof line, "a part's root lists %d moves",
+             out.parts);
+    snprintf(to, sizeof to, "plies 3\npart %s\n", text);
+    part_rejected((unsigned char *)whole, wlen, "plies 3\n", to, line);
+    free(whole);
+    remove_dir(dir);
+}
+
+/* ---- the stop flag -------------------------------------------------------- */
+
+static void test_stop_flag(void **state)
+{
+    (void)state;
+    const struct problem p = {"serbest(kings_landing=8)", NULL, 5,
+                              SOLVER_NO_WIN};
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    atomic_int stop;
+    atomic_init(&stop, 1);
+    struct solver_options o = {5, 0, 8, 0, &stop};
+    struct solver_result r;
+    char err[512];
+    setup(&p, &v, st);
+    assert_int_equal(solver_solve(v.game, st, &o, &r, err, sizeof err), 0);
+    assert_int_equal(r.answer, SOLVER_UNKNOWN);
+    assert_true(r.nodes <= 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stop_flag),
+        cmocka_unit_test(test_checker_refuses_parts),
+        cmocka_unit_test(test_join_refuses),
+        cmocka_unit_test(test_shards_and_resume),
+        cmocka_unit_test(test_split_matches_whole),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -506,10 +506,11 @@ int solver_solve(const struct game *g, const void *st,
 
 /* ---- proof certificates ------------------------------------------------- */
 
-/* Writes the strategy tree below a proven st, `ply` plies from the root.
- * Returns 0, or -1 if a needed proof cannot be found again. */
+/* Writes the strategy tree below a proven st, `ply` plies from the root,
+ * to out, and its mirror image to twin unless it is NULL. Returns 0, or
+ * -1 if a needed proof cannot be found again. */
 static int write_tree(struct solver *s, const void *st, uint32_t depth,
-                      int ply, FILE *out)
+                      int ply, FILE *out, FILE *twin)
 {
     const struct game *g = s->g;
     _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
@@ -528,9 +529,15 @@ static int write_tree(struct solver *s, const void *st, uint32_t depth,
             return -1; /* a defender move the proof does not answer */
         g->move_to_text(st, moves[i], text, sizeof text);
         fprintf(out, "%d %s\n", ply + 1, text);
+        if (twin) {
+            char mirrored[32];
+            if (g->mirror_move_text(text, mirrored, sizeof mirrored) < 0)
+                return -1;
+            fprintf(twin, "%d %s\n", ply + 1, mirrored);
+        }
         written++;
         if (g->status(child).outcome == GAME_ONGOING
-            && write_tree(s, child, depth - 1, ply + 1, out) != 0)
+            && write_tree(s, child, depth - 1, ply + 1, out, twin) != 0)
             return -1;
         if (or_node)
             return 0;
@@ -609,8 +616,9 @@ int solver_moves(const struct solver *s, const void *st, uint32_t depth,
  * answer in *r, or -1 with a message. */
 static int certify(struct solver *s, const struct variant *v,
                    const void *root, const char *position, int plies,
-                   int disproof, FILE *out, struct solver_result *r,
-                   struct solver_certificate *cert, char *err, size_t errsz)
+                   int disproof, FILE *out, FILE *twin,
+                   struct solver_result *r, struct solver_certificate *cert,
+                   char *err, size_t errsz)
 {
     char canonical[VARIANT_TEXT_MAX];
     if (cert)
@@ -627,23 +635,27 @@ static int certify(struct solver *s, const struct variant *v,
         rc = -1;
     } else if (r->answer == SOLVER_WIN) {
         variant_canonical(v, canonical, sizeof canonical);
-        fprintf(out, "rulelab-proof 1\nvariant %s\nposition %s\nplies %d\n"
-                "moves\n", canonical, position, plies);
-        if (write_tree(s, root, (uint32_t)plies, 0, out) != 0) {
+        for (int k = 0; k < (twin ? 2 : 1); k++)
+            fprintf(k ? twin : out, "rulelab-proof 1\nvariant %s\nposition "
+                    "%s\nplies %d\nmoves\n", canonical, position, plies);
+        if (write_tree(s, root, (uint32_t)plies, 0, out, twin) != 0) {
             snprintf(err, errsz, "the proof could not be rebuilt");
             rc = -1;
         } else {
             fprintf(out, "end\n");
+            if (twin)
+                fprintf(twin, "end\n");
         }
     } else if (r->answer == SOLVER_NO_WIN && disproof) {
-        rc = solver_write_disproof(s, v, root, position, plies, out, cert,
-                                   err, errsz);
+        rc = solver_write_disproof(s, v, root, position, plies, out, twin,
+                                   cert, err, errsz);
         if (rc == 0 && s->out_of_memory) {
             snprintf(err, errsz, "out of memory rebuilding the disproof");
             rc = -1;
         }
     }
-    if (rc == 0 && r->answer != SOLVER_UNKNOWN && ferror(out)) {
+    if (rc == 0 && r->answer != SOLVER_UNKNOWN
+        && (ferror(out) || (twin && ferror(twin)))) {
         snprintf(err, errsz, "writing the certificate failed");
         rc = -1;
     }
@@ -681,8 +693,8 @@ static int write_certificate(const struct variant *v, const void *st,
     if (root_from_text(v, st, root, position, sizeof position, err, errsz)
         || solver_init(&s, v->game, root, o, err, errsz))
         return -1;
-    int rc = certify(&s, v, root, position, o->plies, disproof, out, r, cert,
-                     err, errsz);
+    int rc = certify(&s, v, root, position, o->plies, disproof, out, NULL, r,
+                     cert, err, errsz);
     solver_free(&s);
     return rc;
 }
@@ -706,6 +718,8 @@ struct solver_split {
     char position[1024];
     move_t moves[GAME_MAX_MOVES];
     int n;
+    int symmetric; /* the game has mirror texts and the root is its own
+                    * mirror image */
 };
 
 int solver_split_open(struct solver_split **out, const struct variant *v,
@@ -734,8 +748,29 @@ int solver_split_open(struct solver_split **out, const struct variant *v,
     sp->v = v;
     sp->o = *o;
     sp->n = g->legal_moves(sp->root, sp->moves);
+    char mirrored[sizeof sp->position];
+    sp->symmetric = g->mirror_move_text && g->mirror_position_text
+                    && g->mirror_position_text(sp->position, mirrored,
+                                               sizeof mirrored) >= 0
+                    && strcmp(mirrored, sp->position) == 0;
     *out = sp;
     return 0;
+}
+
+int solver_split_mirror(const struct solver_split *sp, int index)
+{
+    const struct game *g = sp->v->game;
+    char text[64], mirrored[64];
+    move_t m;
+    if (!sp->symmetric || index < 0 || index >= sp->n
+        || g->move_to_text(sp->root, sp->moves[index], text, sizeof text) < 0
+        || g->mirror_move_text(text, mirrored, sizeof mirrored) < 0
+        || g->move_from_text(sp->root, mirrored, &m) != 0)
+        return -1;
+    for (int i = 0; i < sp->n; i++)
+        if (sp->moves[i] == m)
+            return i == index ? -1 : i;
+    return -1;
 }
 
 int solver_split_moves(const struct solver_split *sp, move_t *moves)
@@ -746,7 +781,7 @@ int solver_split_moves(const struct solver_split *sp, move_t *moves)
 }
 
 int solver_split_part(struct solver_split *sp, int index, FILE *out,
-                      struct solver_result *r,
+                      FILE *twin, struct solver_result *r,
                       struct solver_certificate *cert, char *err,
                       size_t errsz)
 {
@@ -755,13 +790,17 @@ int solver_split_part(struct solver_split *sp, int index, FILE *out,
         snprintf(err, errsz, "part %d of a split with %d", index, sp->n);
         return -1;
     }
+    if (twin && solver_split_mirror(sp, index) < 0) {
+        snprintf(err, errsz, "part %d has no mirror-image part", index);
+        return -1;
+    }
     s->only = 1;
     s->only_move = sp->moves[index];
     s->root_depth = (uint32_t)sp->o.plies;
     s->nodes = 0;
     s->out_of_budget = 0;
-    return certify(s, sp->v, sp->root, sp->position, sp->o.plies, 1, out, r,
-                   cert, err, errsz);
+    return certify(s, sp->v, sp->root, sp->position, sp->o.plies, 1, out,
+                   twin, r, cert, err, errsz);
 }
 
 void solver_split_close(struct solver_split *sp)

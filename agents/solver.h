@@ -141,13 +141,21 @@ int solver_split_open(struct solver_split **out, const struct variant *v,
  * GAME_MAX_MOVES room). */
 int solver_split_moves(const struct solver_split *sp, move_t *moves);
 
+/* The part whose move is the mirror image of part index's, where the
+ * game has mirror texts (game.h) and the root is its own mirror image;
+ * -1 where there is none (or the move is its own mirror image). */
+int solver_split_mirror(const struct solver_split *sp, int index);
+
 /* Solves part `index` (0 .. parts - 1) within o->plies (o->max_nodes
  * counting this part alone) and writes its certificate to out: a proof
  * for SOLVER_WIN (the move wins), a disproof part for SOLVER_NO_WIN (its
- * counts in *cert, which may be NULL), nothing for SOLVER_UNKNOWN.
+ * counts in *cert, which may be NULL), nothing for SOLVER_UNKNOWN. If
+ * twin is not NULL (only where solver_split_mirror(sp, index) is a part),
+ * the mirror image of that certificate goes to twin: the certificate of
+ * the mirror part, unsearched, for the checker to judge like any other.
  * Returns 0 with the answer in *r, or -1 with a message. */
 int solver_split_part(struct solver_split *sp, int index, FILE *out,
-                      struct solver_result *r,
+                      FILE *twin, struct solver_result *r,
                       struct solver_certificate *cert, char *err,
                       size_t errsz);
 

@@ -62,6 +62,9 @@ struct dag {
     size_t ntexts, text_mask;
     int64_t ntexts_in_file;
     int too_big; /* the DAG reached s->max_dag_nodes: stream a tree */
+    /* Where the records go; twin (may be NULL) gets them too, with every
+     * move text mirrored: the mirror-image part of a split. */
+    FILE *out, *twin;
     char err[256];
 };
 
@@ -315,50 +318,73 @@ done:
     return rc;
 }
 
-static void put_varint(FILE *out, uint64_t v)
+static void put_varint(struct dag *d, uint64_t v)
 {
     while (v >= 0x80) {
-        putc((int)(v & 0x7f) | 0x80, out);
+        putc((int)(v & 0x7f) | 0x80, d->out);
+        if (d->twin)
+            putc((int)(v & 0x7f) | 0x80, d->twin);
         v >>= 7;
     }
-    putc((int)v, out);
+    putc((int)v, d->out);
+    if (d->twin)
+        putc((int)v, d->twin);
+}
+
+static void put_text(FILE *out, const char *text)
+{
+    size_t len = strlen(text);
+    putc(0, out);
+    putc((int)len, out);
+    fwrite(text, 1, len, out);
 }
 
 /* Writes the move of dictionary entry `text`: its number in the file, or
- * on its first use 0 and the text itself (which gives it the next one). */
-static void put_move(struct dag *d, uint32_t text, FILE *out)
+ * on its first use 0 and the text itself (which gives it the next one);
+ * to the twin, the text's mirror image (of the same length: a square's
+ * mirror differs in its file letter alone). Returns 0 or -1. */
+static int put_move(struct dag *d, uint32_t text)
 {
     if (d->file_id[text] >= 0) {
-        put_varint(out, (uint64_t)d->file_id[text] + 1);
-        return;
+        put_varint(d, (uint64_t)d->file_id[text] + 1);
+        return 0;
     }
-    size_t len = strlen(d->texts[text]);
-    put_varint(out, 0);
-    putc((int)len, out);
-    fwrite(d->texts[text], 1, len, out);
+    put_text(d->out, d->texts[text]);
+    if (d->twin) {
+        char mirror[DISPROOF_MOVE_MAX + 1];
+        int len = d->s->g->mirror_move_text(d->texts[text], mirror,
+                                            sizeof mirror);
+        if (len != (int)strlen(d->texts[text]))
+            return dag_fail(d, "a move's mirror image has another length");
+        put_text(d->twin, mirror);
+    }
     d->file_id[text] = d->ntexts_in_file++;
+    return 0;
 }
 
-/* Writes node id's record (its first visit) and below. */
-static void dag_emit(struct dag *d, int32_t id, int64_t *next, FILE *out)
+/* Writes node id's record (its first visit) and below. Returns 0 or -1. */
+static int dag_emit(struct dag *d, int32_t id, int64_t *next)
 {
     struct dnode *node = &d->nodes[id];
     node->emitted = (*next)++;
-    put_varint(out, node->bound);
+    put_varint(d, node->bound);
     if (node->or_node && node->bound >= 2)
-        put_varint(out, node->n_edges);
+        put_varint(d, node->n_edges);
     for (uint32_t i = 0; i < node->n_edges; i++) {
         const struct dedge *e = &d->edges[node->first_edge + i];
-        put_move(d, e->text, out);
+        if (put_move(d, e->text) != 0)
+            return -1;
         if (e->child < 0) {
-            put_varint(out, 0);
+            put_varint(d, 0);
         } else if (d->nodes[e->child].emitted >= 0) {
-            put_varint(out, 2 + (uint64_t)(*next - d->nodes[e->child].emitted));
+            put_varint(d, 2 + (uint64_t)(*next - d->nodes[e->child].emitted));
         } else {
-            put_varint(out, d->nodes[e->child].refs >= 2 ? 2 : 1);
-            dag_emit(d, e->child, next, out);
+            put_varint(d, d->nodes[e->child].refs >= 2 ? 2 : 1);
+            if (dag_emit(d, e->child, next) != 0)
+                return -1;
         }
     }
+    return 0;
 }
 
 static void dag_free(struct dag *d)
@@ -377,7 +403,7 @@ static void dag_free(struct dag *d)
  * it straight to out, in the order dag_emit would, every child a new node
  * (no links: nothing is kept to link to); counts them in *nodes. */
 static int stream_node(struct dag *d, const void *st, uint32_t depth,
-                       FILE *out, long *nodes)
+                       long *nodes)
 {
     struct solver *s = d->s;
     const struct game *g = s->g;
@@ -386,7 +412,7 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
     unsigned char *child = aligned_alloc(GAME_STATE_ALIGN, GAME_MAX_STATE_SIZE);
     int rc = 0;
     (*nodes)++;
-    put_varint(out, depth);
+    put_varint(d, depth);
     if (!moves || !child) {
         rc = dag_fail(d, "out of memory for the disproof");
         goto done;
@@ -395,7 +421,7 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
     if (or_node && depth == 1)
         goto done; /* a leaf: the checker plays every move itself */
     if (or_node) {
-        put_varint(out, (uint64_t)nm);
+        put_varint(d, (uint64_t)nm);
     } else {
         from = pick_reply(d, st, depth, moves, nm, child, 0);
         to = from + 1;
@@ -424,12 +450,15 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
             rc = -1;
             break;
         }
-        put_move(d, (uint32_t)t, out);
+        if (put_move(d, (uint32_t)t) != 0) {
+            rc = -1;
+            break;
+        }
         if (o != GAME_ONGOING || depth == 1) {
-            put_varint(out, 0);
+            put_varint(d, 0);
         } else {
-            put_varint(out, 1);
-            rc = stream_node(d, child, depth - 1, out, nodes);
+            put_varint(d, 1);
+            rc = stream_node(d, child, depth - 1, nodes);
         }
     }
 done:
@@ -438,53 +467,90 @@ done:
     return rc;
 }
 
-/* Streams the disproof of root into a temporary file, then writes the
- * header (which counts the nodes) and the data to out. */
-static int stream_disproof(struct dag *d, const void *root, int plies,
-                           const char *head, FILE *out, long *nodes)
+/* Copies the temporary data file to out after its header head and the
+ * node counts, then "end". */
+static void copy_data(FILE *data, const char *head, long nodes, FILE *out)
 {
-    FILE *data = tmpfile();
-    if (!data)
-        return dag_fail(d, "cannot make a temporary file for the disproof");
+    char chunk[65536];
+    size_t got;
+    fprintf(out, "%snodes %ld\nshared 0\ndata\n", head, nodes);
+    rewind(data);
+    while ((got = fread(chunk, 1, sizeof chunk, data)) > 0)
+        fwrite(chunk, 1, got, out);
+    fputs("end\n", out);
+}
+
+/* Streams the disproof of root into a temporary file (and its twin's
+ * into another), then writes the header (which counts the nodes) and the
+ * data to out (and twin). */
+static int stream_disproof(struct dag *d, const void *root, int plies,
+                           const char *head, FILE *out, const char *twin_head,
+                           FILE *twin, long *nodes)
+{
+    FILE *data = tmpfile(), *twin_data = twin ? tmpfile() : NULL;
+    int rc = 0;
     *nodes = 0;
-    int rc = stream_node(d, root, (uint32_t)plies, data, nodes);
-    if (rc == 0 && (fflush(data) != 0 || ferror(data)))
+    if (!data || (twin && !twin_data))
+        rc = dag_fail(d, "cannot make a temporary file for the disproof");
+    d->out = data;
+    d->twin = twin_data;
+    if (rc == 0)
+        rc = stream_node(d, root, (uint32_t)plies, nodes);
+    if (rc == 0
+        && (fflush(data) != 0 || ferror(data)
+            || (twin_data && (fflush(twin_data) != 0 || ferror(twin_data)))))
         rc = dag_fail(d, "writing the disproof's temporary file failed");
     if (rc == 0) {
-        char chunk[65536];
-        size_t got;
-        fprintf(out, "%snodes %ld\nshared 0\ndata\n", head, *nodes);
-        rewind(data);
-        while ((got = fread(chunk, 1, sizeof chunk, data)) > 0)
-            fwrite(chunk, 1, got, out);
-        fputs("end\n", out);
+        copy_data(data, head, *nodes, out);
+        if (twin)
+            copy_data(twin_data, twin_head, *nodes, twin);
     }
-    fclose(data);
+    if (data)
+        fclose(data);
+    if (twin_data)
+        fclose(twin_data);
     return rc;
+}
+
+/* The header up to the node count into head (n bytes): a split's part
+ * names its move (the root's only one) -- in a twin, that move's mirror
+ * image. Returns 0 or -1. */
+static int disproof_head(const struct solver *s, const struct variant *v,
+                         const void *root, const char *position, int plies,
+                         int mirror, char *head, size_t n)
+{
+    char canonical[VARIANT_TEXT_MAX], text[64], mirrored[64];
+    variant_canonical(v, canonical, sizeof canonical);
+    int len = snprintf(head, n, "%s\nvariant %s\nposition %s\nplies %d\n",
+                       DISPROOF_MAGIC, canonical, position, plies);
+    if (!s->only)
+        return 0;
+    if (s->g->move_to_text(root, s->only_move, text, sizeof text) < 0
+        || (mirror && s->g->mirror_move_text(text, mirrored,
+                                             sizeof mirrored) < 0))
+        return -1;
+    snprintf(head + len, n - (size_t)len, "part %s\n",
+             mirror ? mirrored : text);
+    return 0;
 }
 
 /* solver_internal.h */
 int solver_write_disproof(struct solver *s, const struct variant *v,
                           const void *root, const char *position, int plies,
-                          FILE *out, struct solver_certificate *cert,
-                          char *err, size_t errsz)
+                          FILE *out, FILE *twin,
+                          struct solver_certificate *cert, char *err,
+                          size_t errsz)
 {
     struct dag d;
-    char canonical[VARIANT_TEXT_MAX], head[2 * VARIANT_TEXT_MAX + 1200];
+    char head[2 * VARIANT_TEXT_MAX + 1200], twin_head[sizeof head];
     int32_t root_id;
     memset(&d, 0, sizeof d);
     d.s = s;
-    variant_canonical(v, canonical, sizeof canonical);
-    int len = snprintf(head, sizeof head,
-                       "%s\nvariant %s\nposition %s\nplies %d\n",
-                       DISPROOF_MAGIC, canonical, position, plies);
-    if (s->only) { /* a split's part: the header names its root move */
-        char text[64];
-        if (s->g->move_to_text(root, s->only_move, text, sizeof text) < 0) {
-            snprintf(err, errsz, "a move text too long for a disproof");
-            return -1;
-        }
-        snprintf(head + len, sizeof head - (size_t)len, "part %s\n", text);
+    if (disproof_head(s, v, root, position, plies, 0, head, sizeof head)
+        || (twin && disproof_head(s, v, root, position, plies, 1, twin_head,
+                                  sizeof twin_head))) {
+        snprintf(err, errsz, "a move text too long for a disproof");
+        return -1;
     }
     if (dag_build(&d, root, (uint32_t)plies, &root_id) != 0) {
         int too_big = d.too_big;
@@ -493,7 +559,8 @@ int solver_write_disproof(struct solver *s, const struct variant *v,
             long nodes;
             memset(&d, 0, sizeof d);
             d.s = s;
-            int rc = stream_disproof(&d, root, plies, head, out, &nodes);
+            int rc = stream_disproof(&d, root, plies, head, out, twin_head,
+                                     twin, &nodes);
             if (rc == 0 && cert) {
                 cert->nodes = nodes;
                 cert->shared = 0;
@@ -511,18 +578,26 @@ int solver_write_disproof(struct solver *s, const struct variant *v,
         shared += d.nodes[i].refs >= 2 && (int32_t)i != root_id;
     d.nodes[root_id].refs = 1; /* the root has no slot */
     fprintf(out, "%snodes %zu\nshared %ld\ndata\n", head, d.n, shared);
+    if (twin)
+        fprintf(twin, "%snodes %zu\nshared %ld\ndata\n", twin_head, d.n,
+                shared);
     int64_t next = 0;
-    dag_emit(&d, root_id, &next, out);
+    d.out = out;
+    d.twin = twin;
+    int rc = dag_emit(&d, root_id, &next);
     fputs("end\n", out);
+    if (twin)
+        fputs("end\n", twin);
     if (cert) {
         cert->nodes = (long)d.n;
         cert->shared = shared;
     }
+    if (rc != 0)
+        snprintf(err, errsz, "%s", d.err);
     dag_free(&d);
-    if ((size_t)next != d.n) {
+    if (rc == 0 && (size_t)next != d.n) {
         snprintf(err, errsz, "the disproof's DAG has nodes out of reach");
         return -1;
     }
-    return 0;
+    return rc;
 }
-

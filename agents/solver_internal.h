@@ -84,11 +84,15 @@ void solver_search(struct solver *s, const void *st, uint32_t depth,
 
 /* Writes the disproof of root (disproven within plies; position is its
  * text) to out in the format of disproof.h, searching again without a
- * budget where the table lost a child. Returns 0 with the counts in
- * *cert (may be NULL), or -1 with a message. */
+ * budget where the table lost a child; and, if twin is not NULL, its
+ * mirror image to twin (the game's mirror_move_text on every move: a
+ * split's mirror-image part, the root being its own mirror image).
+ * Returns 0 with the counts in *cert (may be NULL), or -1 with a
+ * message. */
 int solver_write_disproof(struct solver *s, const struct variant *v,
                           const void *root, const char *position, int plies,
-                          FILE *out, struct solver_certificate *cert,
-                          char *err, size_t errsz);
+                          FILE *out, FILE *twin,
+                          struct solver_certificate *cert, char *err,
+                          size_t errsz);
 
 #endif

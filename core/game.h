@@ -135,6 +135,18 @@ struct game {
      * always -1. */
     uint64_t (*search_key)(const void *st);
     int (*wins_at_once)(const void *st);
+
+    /* Where the rules are the same seen in a mirror, left to right (file
+     * a <-> the last file, with every move, drop, hand and counter
+     * mirrored or unchanged alike: RULES.md says nothing of the files),
+     * the mirror image of a move's text and of a position's text, each
+     * returning its length or -1 if it does not fit; NULL where they are
+     * not. A split solve (agents/solver.h) writes the part of a
+     * mirror-image root move as the mirror image of its twin's; the
+     * checker checks it like any other, so a rule that broke the symmetry
+     * would show as a part that does not verify. */
+    int (*mirror_move_text)(const char *text, char *buf, size_t n);
+    int (*mirror_position_text)(const char *text, char *buf, size_t n);
 };
 
 /* The fields every game's state starts with, as its first member `head`,

@@ -36,6 +36,66 @@ int notation_move_text(const struct board_geometry *g, int from,
     return notation_copy_out(tmp, len, buf, n);
 }
 
+int notation_mirror_move(const struct board_geometry *g, const char *text,
+                         char *buf, size_t n)
+{
+    size_t len = 0;
+    for (const char *p = text; *p;) {
+        int sq = notation_read_square(&p, g), file, rank;
+        char name[4];
+        int k = 1;
+        if (sq >= 0) {
+            file = (sq - g->origin) % g->stride;
+            rank = (sq - g->origin) / g->stride;
+            k = notation_square_text(g->files - 1 - file, rank, name);
+        } else {
+            name[0] = *p++;
+        }
+        if (len + (size_t)k >= n)
+            return -1;
+        memcpy(buf + len, name, (size_t)k);
+        len += (size_t)k;
+    }
+    buf[len] = '\0';
+    return (int)len;
+}
+
+/* Writes the tokens of one rank (runs and letters) from `from` to `to`
+ * in reverse order at out. */
+static size_t mirror_rank(const char *from, const char *to, char *out)
+{
+    size_t len = 0;
+    while (to > from) {
+        const char *start = to - 1;
+        while (start > from && isdigit((unsigned char)*start)
+               && isdigit((unsigned char)start[-1]))
+            start--; /* a run of two digits is one token */
+        memcpy(out + len, start, (size_t)(to - start));
+        len += (size_t)(to - start);
+        to = start;
+    }
+    return len;
+}
+
+int notation_mirror_position(const char *text, char *buf, size_t n)
+{
+    size_t total = strlen(text), len = 0;
+    if (total + 1 > n)
+        return -1;
+    const char *p = text;
+    while (*p && *p != ' ' && *p != '[') {
+        const char *end = p;
+        while (*end && *end != '/' && *end != ' ' && *end != '[')
+            end++;
+        len += mirror_rank(p, end, buf + len);
+        p = end;
+        if (*p == '/')
+            buf[len++] = *p++;
+    }
+    memcpy(buf + len, p, strlen(p) + 1);
+    return (int)total;
+}
+
 int notation_letter_index(const char *letters, char c)
 {
     const char *at = c ? strchr(letters, toupper((unsigned char)c)) : NULL;

@@ -57,6 +57,19 @@ int notation_read_square(const char **p, const struct board_geometry *g);
 int notation_move_text(const struct board_geometry *g, int from,
                        const char *between, int to, char *buf, size_t n);
 
+/* The mirror image, left to right (file a <-> the last file of g), of a
+ * move text: every square in it with its file reversed, every other
+ * character as it is. Returns its length, or -1 if it does not fit in n. */
+int notation_mirror_move(const struct board_geometry *g, const char *text,
+                         char *buf, size_t n);
+
+/* The mirror image, left to right, of a position text that begins with
+ * its board field (ranks separated by '/', runs of empty squares as
+ * numbers, up to the first ' ' or '['): each rank's letters and runs in
+ * reverse order, the rest of the text as it is. Returns its length, or
+ * -1 if it does not fit in n. */
+int notation_mirror_position(const char *text, char *buf, size_t n);
+
 /* The index of letter c (either case) in `letters`, or -1 if it is not
  * there (or is NUL). */
 int notation_letter_index(const char *letters, char c);

@@ -202,6 +202,15 @@ static int serbest_move_to_text(const void *st, move_t m, char *buf, size_t n)
     return notation_move_text(&geometry, -1, drop, SERBEST_TO(m), buf, n);
 }
 
+/* serbest_game.mirror_move_text: no rule of RULES.md section 1 names a
+ * file or a square colour (no castling, bishops drop anywhere, pawns
+ * move and capture alike to both sides), so the game is the same in a
+ * mirror; tests/test_mirror.c checks it with the reference. */
+static int serbest_mirror_move_text(const char *text, char *buf, size_t n)
+{
+    return notation_mirror_move(&geometry, text, buf, n);
+}
+
 /* The kind (1..7) of a piece letter of either colour, or 0. */
 static int kind_of_letter(char c)
 {
@@ -476,4 +485,6 @@ const struct game serbest_game = {
     .king_landing_open = serbest_king_landing_open,
     .search_key = serbest_search_key,
     .wins_at_once = serbest_wins_at_once,
+    .mirror_move_text = serbest_mirror_move_text,
+    .mirror_position_text = notation_mirror_position,
 };

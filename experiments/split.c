@@ -131,6 +131,7 @@ static double now_seconds(void)
 struct split_run {
     const struct split_root *root;
     const struct split_options *so;
+    const int *mirror; /* each part's mirror-image part, or -1 */
     struct split_outcome *out;
     atomic_int stop; /* a part won, or something failed */
     int failed;
@@ -139,41 +140,56 @@ struct split_run {
     int done, todo;
 };
 
-/* Solves part `index` on the thread's split solver sp into the
- * directory: written to a temporary name, renamed when whole, removed
- * when the answer is unknown. */
-static void solve_part(struct split_run *run, struct solver_split *sp,
-                       int index)
+/* Opens the temporary file of part index in dir (name into tmp). */
+static FILE *open_tmp(const char *dir, int index, char *tmp, size_t n,
+                      char *err, size_t errsz)
 {
-    const struct split_options *so = run->so;
-    char tmp[1100], path[1100], err[2048], text[64];
-    struct solver_result r;
-    snprintf(tmp, sizeof tmp, "%s/.part-%05d.tmp", so->dir, index);
+    snprintf(tmp, n, "%s/.part-%05d.tmp", dir, index);
     FILE *f = fopen(tmp, "w");
-    int rc = f ? solver_split_part(sp, index, f, &r, NULL, err, sizeof err)
-               : -1;
     if (!f)
-        snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
-    if (f && fclose(f) != 0 && rc == 0) {
-        snprintf(err, sizeof err, "%s: writing failed", tmp);
+        snprintf(err, errsz, "%s: %s", tmp, strerror(errno));
+    return f;
+}
+
+/* Closes part index's temporary file f (tmp) and, if rc is 0 and the
+ * answer is known, renames it to the part's name; otherwise removes it.
+ * Returns rc, or -1 with a message if closing or renaming fails. */
+static int close_part(FILE *f, const char *tmp, const char *dir, int index,
+                      enum solver_answer answer, int rc, char *err,
+                      size_t errsz)
+{
+    char path[1100];
+    if (!f)
+        return -1;
+    if (fclose(f) != 0 && rc == 0) {
+        snprintf(err, errsz, "%s: writing failed", tmp);
         rc = -1;
     }
-    if (rc == 0 && r.answer != SOLVER_UNKNOWN) {
-        part_path(so->dir, index, r.answer == SOLVER_WIN ? "proof"
-                                                         : "disproof",
+    if (rc == 0 && answer != SOLVER_UNKNOWN) {
+        part_path(dir, index, answer == SOLVER_WIN ? "proof" : "disproof",
                   path, sizeof path);
         if (rename(tmp, path) != 0) {
-            snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
+            snprintf(err, errsz, "%s: %s", path, strerror(errno));
             rc = -1;
         }
     }
-    if (rc != 0 || r.answer == SOLVER_UNKNOWN)
+    if (rc != 0 || answer == SOLVER_UNKNOWN)
         remove(tmp);
+    return rc;
+}
+
+/* Counts part index's answer r (rc 0) or failure, and prints progress. */
+static void count_part(struct split_run *run, int index, int rc,
+                       const struct solver_result *r, const char *err)
+{
+    const struct split_options *so = run->so;
+    struct split_outcome *out = run->out;
+    char text[64];
+    int files = run->mirror[index] >= 0 ? 2 : 1;
     run->root->v->game->move_to_text(run->root->st, run->root->moves[index],
                                      text, sizeof text);
 #pragma omp critical(split_run)
     {
-        struct split_outcome *out = run->out;
         if (rc != 0) {
             if (!run->failed)
                 snprintf(run->err, sizeof run->err, "part %d (%s): %s",
@@ -181,16 +197,17 @@ static void solve_part(struct split_run *run, struct solver_split *sp,
             run->failed = 1;
             atomic_store(&run->stop, 1);
         } else {
-            out->nodes += r.nodes;
-            out->wins += r.answer == SOLVER_WIN;
-            out->no_wins += r.answer == SOLVER_NO_WIN;
-            if (r.answer == SOLVER_UNKNOWN && atomic_load(&run->stop))
-                out->stopped++; /* not the budget: a win stopped it */
+            out->nodes += r->nodes;
+            out->wins += files * (r->answer == SOLVER_WIN);
+            out->no_wins += files * (r->answer == SOLVER_NO_WIN);
+            out->mirrored += (files - 1) * (r->answer != SOLVER_UNKNOWN);
+            if (r->answer == SOLVER_UNKNOWN && atomic_load(&run->stop))
+                out->stopped += files; /* not the budget: a win stopped it */
             else
-                out->unknowns += r.answer == SOLVER_UNKNOWN;
-            if (r.answer == SOLVER_WIN && out->win_index < 0) {
+                out->unknowns += files * (r->answer == SOLVER_UNKNOWN);
+            if (r->answer == SOLVER_WIN && out->win_index < 0) {
                 out->win_index = index;
-                out->win = r;
+                out->win = *r;
                 atomic_store(&run->stop, 1);
             }
         }
@@ -198,36 +215,73 @@ static void solve_part(struct split_run *run, struct solver_split *sp,
         double t = now_seconds();
         if (so->progress && rc == 0
             && (t - run->last_line >= 1.0 || run->done == run->todo
-                || r.answer == SOLVER_WIN)) {
-            fprintf(stderr, "split: %d of %d parts solved (%d no win, %d win, "
-                    "%d unknown) in %.1f s; part %d (%s): %s, %llu nodes, "
-                    "%.2f s\n", run->done, run->todo, out->no_wins, out->wins,
-                    out->unknowns, t - run->t0, index, text,
-                    solver_answer_name(r.answer),
-                    (unsigned long long)r.nodes, r.seconds);
+                || r->answer == SOLVER_WIN)) {
+            fprintf(stderr, "split: %d of %d searches done (%d parts no win, "
+                    "%d win, %d unknown) in %.1f s; part %d (%s)%s: %s, %llu "
+                    "nodes, %.2f s\n", run->done, run->todo, out->no_wins,
+                    out->wins, out->unknowns, t - run->t0, index, text,
+                    files == 2 ? " and its mirror image" : "",
+                    solver_answer_name(r->answer),
+                    (unsigned long long)r->nodes, r->seconds);
             run->last_line = t;
         }
     }
 }
 
-/* The parts of this shard with nothing in the directory, into todo (the
- * number returned); a found proof sets out->win_index. -1 with a message
- * on a foreign file. */
+/* Solves part `index` on the thread's split solver sp into the directory
+ * (and its mirror-image part, where it has one, from the same search):
+ * written to temporary names, renamed when whole, removed when the
+ * answer is unknown. */
+static void solve_part(struct split_run *run, struct solver_split *sp,
+                       int index)
+{
+    const char *dir = run->so->dir;
+    const int twin = run->mirror[index];
+    char tmp[1100], twin_tmp[1100], err[2048];
+    struct solver_result r;
+    int rc = -1;
+    memset(&r, 0, sizeof r);
+    FILE *f = open_tmp(dir, index, tmp, sizeof tmp, err, sizeof err);
+    FILE *tf = f && twin >= 0 ? open_tmp(dir, twin, twin_tmp,
+                                         sizeof twin_tmp, err, sizeof err)
+                              : NULL;
+    if (f && (twin < 0 || tf))
+        rc = solver_split_part(sp, index, f, tf, &r, NULL, err, sizeof err);
+    rc = close_part(f, tmp, dir, index, r.answer, rc, err, sizeof err);
+    if (twin >= 0)
+        rc = close_part(tf, twin_tmp, dir, twin, r.answer, rc, err,
+                        sizeof err);
+    count_part(run, index, rc, &r, err);
+}
+
+/* The searches this shard still owes into todo (the number returned):
+ * each part of its own that has nothing in the directory, or whose
+ * mirror-image part has nothing (a part with a mirror image is searched
+ * by the shard of the lower of the two indices, and writes both); a
+ * found proof sets out->win_index. -1 with a message on a foreign file. */
 static int parts_to_do(const struct split_root *root, int plies,
-                       const struct split_options *so,
+                       const struct split_options *so, const int *mirror,
                        struct split_outcome *out, int *todo, char *err,
                        size_t errsz)
 {
     int n = 0;
     for (int i = so->shard; i < root->n; i += so->shards) {
-        int found = part_found(so->dir, root, plies, i, err, errsz);
-        if (found < 0)
-            return -1;
-        out->mine++;
-        out->found += found > 0;
-        if (found == 2 && out->win_index < 0)
-            out->win_index = i;
-        if (found == 0)
+        if (mirror[i] >= 0 && mirror[i] < i)
+            continue; /* the twin of a lower part: written with it */
+        int found = 0, whole = 1;
+        for (int k = 0; k < (mirror[i] >= 0 ? 2 : 1); k++) {
+            int part = k ? mirror[i] : i;
+            int got = part_found(so->dir, root, plies, part, err, errsz);
+            if (got < 0)
+                return -1;
+            out->mine++;
+            found += got > 0;
+            whole &= got > 0;
+            if (got == 2 && out->win_index < 0)
+                out->win_index = part;
+        }
+        out->found += found;
+        if (!whole)
             todo[n++] = i;
     }
     return n;
@@ -235,8 +289,25 @@ static int parts_to_do(const struct split_root *root, int plies,
 
 static int solve_parts(const struct split_root *root, const struct variant *v,
                        const struct solver_options *o,
-                       const struct split_options *so, const int *todo, int n,
-                       struct split_outcome *out, char *err, size_t errsz);
+                       const struct split_options *so, const int *mirror,
+                       const int *todo, int n, struct split_outcome *out,
+                       char *err, size_t errsz);
+
+/* Each part's mirror-image part, or -1, into mirror (root->n entries). */
+static int mirror_parts(const struct split_root *root,
+                        const struct solver_options *o, int *mirror,
+                        char *err, size_t errsz)
+{
+    struct solver_split *sp;
+    struct solver_options small = *o;
+    small.max_mb = 1; /* only its root is asked about */
+    if (solver_split_open(&sp, root->v, root->st, &small, err, errsz) != 0)
+        return -1;
+    for (int i = 0; i < root->n; i++)
+        mirror[i] = solver_split_mirror(sp, i);
+    solver_split_close(sp);
+    return 0;
+}
 
 int split_solve(const struct variant *v, const void *st,
                 const struct solver_options *o, const struct split_options *so,
@@ -252,22 +323,23 @@ int split_solve(const struct variant *v, const void *st,
     }
     struct split_root *root = aligned_alloc(GAME_STATE_ALIGN, sizeof *root);
     int *todo = malloc(sizeof *todo * GAME_MAX_MOVES), n = -1;
-    if (!root || !todo)
+    int *mirror = malloc(sizeof *mirror * GAME_MAX_MOVES);
+    if (!root || !todo || !mirror)
         snprintf(err, errsz, "out of memory");
-    else if (root_setup(root, v, st, err, errsz) != 0)
+    else if (root_setup(root, v, st, err, errsz) != 0
+             || mirror_parts(root, o, mirror, err, errsz) != 0)
         ;
     else if (mkdir(so->dir, 0777) != 0 && errno != EEXIST)
         snprintf(err, errsz, "%s: %s", so->dir, strerror(errno));
     else
-        n = parts_to_do(root, o->plies, so, out, todo, err, errsz);
-    if (n > 0 && out->win_index < 0) {
+        n = parts_to_do(root, o->plies, so, mirror, out, todo, err, errsz);
+    if (root)
         out->parts = root->n;
-        n = solve_parts(root, v, o, so, todo, n, out, err, errsz);
-    } else if (root) {
-        out->parts = root->n;
-    }
+    if (n > 0 && out->win_index < 0)
+        n = solve_parts(root, v, o, so, mirror, todo, n, out, err, errsz);
     free(root);
     free(todo);
+    free(mirror);
     return n < 0 ? -1 : 0;
 }
 
@@ -275,13 +347,15 @@ int split_solve(const struct variant *v, const void *st,
  * -1 with a message. */
 static int solve_parts(const struct split_root *root, const struct variant *v,
                        const struct solver_options *o,
-                       const struct split_options *so, const int *todo, int n,
-                       struct split_outcome *out, char *err, size_t errsz)
+                       const struct split_options *so, const int *mirror,
+                       const int *todo, int n, struct split_outcome *out,
+                       char *err, size_t errsz)
 {
     struct split_run run;
     memset(&run, 0, sizeof run);
     run.root = root;
     run.so = so;
+    run.mirror = mirror;
     run.out = out;
     run.t0 = run.last_line = now_seconds();
     run.todo = n;

@@ -12,8 +12,15 @@
  * (.part-IIIII.tmp) and renamed when whole, so a stopped run leaves only
  * whole parts, and run again it skips them: it resumes. A shard K of N
  * (K counted from 0, as `rulelab run --shard` counts) takes the moves
- * whose index is K modulo N, so N machines (a Slurm
- * array) can share a root, and each machine's threads share its moves.
+ * whose index is K modulo N, so N machines (a Slurm array) can share a
+ * root, and each machine's threads share its moves.
+ *
+ * Mirror images. Where the game's rules are mirror symmetric (game.h's
+ * mirror texts) and the root is its own mirror image (as Serbest's empty
+ * board is), a root move and its mirror image are one search: the lower
+ * index's part is searched (by that index's shard) and the other's is
+ * written from it with every move mirrored. Nothing trusts the symmetry:
+ * the mirrored part is checked like any other.
  *
  * split_join checks a directory with the independent checkers alone:
  * every part verifies, all parts are of one root (variant, position,
@@ -42,6 +49,8 @@ struct split_outcome {
     int wins, no_wins, unknowns; /* solved by this run (unknown: the
                                   * node budget ran out) */
     int stopped; /* parts whose search a win elsewhere stopped */
+    int mirrored; /* of the parts written, those written as the mirror
+                   * image of another's certificate (unsearched) */
     int win_index; /* a part that wins (this run's or found), or -1 */
     struct solver_result win; /* its search, when this run solved it */
     uint64_t nodes; /* expansions by this run, every part */

@@ -15,6 +15,10 @@
  *  - Shards: 2 of 3 shards leave the join unknown, naming the first move
  *    of the third; the whole run then solves only the third's and finds
  *    the rest.
+ *  - Mirror images (Serbest): half the parts of the empty board are
+ *    written as their twins' mirror images, and pass the reference walk
+ *    like the rest; over 2 shards the pairs are shared out whole; a lost
+ *    twin is written again by searching its pair again.
  *  - The join refuses: a root move with two parts, a part of another
  *    question, a part that does not verify, a whole disproof among parts,
  *    a directory with none; the split refuses a directory holding another
@@ -232,6 +236,11 @@ static void test_split_matches_whole(void **state)
             assert_int_equal(out.win_index, -1);
             check_parts_complete(p, dir, &j);
         }
+        /* Serbest's empty board is its own mirror image and no drop is
+         * (10 files): half the parts are mirror images, walked above */
+        assert_int_equal(out.mirrored,
+                         strncmp(p->variant, "serbest", 7) == 0
+                             ? out.parts / 2 : 0);
         remove_dir(dir);
     }
 }
@@ -275,6 +284,44 @@ static void test_shards_and_resume(void **state)
     run_split(p, dir, 0, 1, 1, &out);
     assert_int_equal(out.found, n);
     assert_int_equal(out.no_wins + out.wins + out.unknowns, 0);
+    remove_dir(dir);
+}
+
+/* Serbest's shards with mirror-image parts: each pair is searched by the
+ * shard of its lower index; a twin lost (as if the run had stopped
+ * between the two renames) makes the run search its pair again. */
+static void test_mirror_shards(void **state)
+{
+    (void)state;
+    const struct problem *p = &problems[3]; /* Serbest KL 8, 3 plies */
+    char dir[1024], path[1200], err[512];
+    struct split_outcome a, b, out;
+    struct split_join j;
+    make_dir(dir, sizeof dir);
+    run_split(p, dir, 0, 2, 1, &a);
+    run_split(p, dir, 1, 2, 2, &b);
+    assert_int_equal(a.mine + b.mine, a.parts);
+    assert_int_equal(a.mirrored + b.mirrored, a.parts / 2);
+    join(dir, &j);
+    assert_int_equal(j.answer, SOLVER_NO_WIN);
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    struct solver_options o = {p->plies, 0, 1, 0, NULL};
+    struct solver_split *sp;
+    setup(p, &v, st);
+    assert_int_equal(solver_split_open(&sp, &v, st, &o, err, sizeof err), 0);
+    int twin = solver_split_mirror(sp, 0);
+    assert_true(twin > 0);
+    assert_int_equal(solver_split_mirror(sp, twin), 0);
+    solver_split_close(sp);
+    part_file(dir, twin, "disproof", path, sizeof path);
+    assert_int_equal(remove(path), 0);
+    run_split(p, dir, 0, 1, 1, &out);
+    assert_int_equal(out.found, out.parts - 1);
+    assert_int_equal(out.no_wins, 2); /* part 0 again, and its twin */
+    assert_int_equal(out.mirrored, 1);
+    join(dir, &j);
+    assert_int_equal(j.answer, SOLVER_NO_WIN);
     remove_dir(dir);
 }
 
@@ -453,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_checker_refuses_parts),
         cmocka_unit_test(test_join_refuses),
         cmocka_unit_test(test_shards_and_resume),
+        cmocka_unit_test(test_mirror_shards),
         cmocka_unit_test(test_split_matches_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

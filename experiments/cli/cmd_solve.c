@@ -138,6 +138,9 @@ static int run_split(const struct variant *v, const void *st,
     if (out.stopped)
         printf(", %d stopped by the win", out.stopped);
     printf("\n");
+    if (out.mirrored)
+        printf("mirror:   %d of them written as the mirror image of another "
+               "(one search for both)\n", out.mirrored);
     printf("nodes:    %llu in %.2f s\n", (unsigned long long)out.nodes,
            out.seconds);
     if (out.unknowns > 0 && out.win_index < 0) {

@@ -10,14 +10,11 @@
  * answer unknown and leave nothing). A part already in the directory
  * counts as done only if its header is this question's, byte for byte.
  *
- * split_join reads the directory's parts in index order and checks each
- * with proof_verify or disproof_verify_threads, then the disproof parts'
- * moves against the root's legal moves from the move generator.
+ * The join is split_join.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "split.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <omp.h>
 #include <stdio.h>
@@ -57,10 +54,11 @@ static int root_setup(struct split_root *root, const struct variant *v,
     return 0;
 }
 
-static void part_path(const char *dir, int index, const char *suffix,
-                      char *buf, size_t n)
+void split_part_path(const char *dir, int index, int proof, char *buf,
+                     size_t n)
 {
-    snprintf(buf, n, "%s/part-%05d.%s", dir, index, suffix);
+    snprintf(buf, n, "%s/part-%05d.%s", dir, index,
+             proof ? "proof" : "disproof");
 }
 
 /* The first bytes a part of move `index` begins with, as the solver
@@ -105,7 +103,7 @@ static int part_found(const char *dir, const struct split_root *root,
 {
     char path[1100], head[HEAD_MAX];
     for (int proof = 0; proof <= 1; proof++) {
-        part_path(dir, index, proof ? "proof" : "disproof", path, sizeof path);
+        split_part_path(dir, index, proof, path, sizeof path);
         part_head(root, plies, index, proof, head, sizeof head);
         int same = begins_with(path, head);
         if (same == 0) {
@@ -166,8 +164,7 @@ static int close_part(FILE *f, const char *tmp, const char *dir, int index,
         rc = -1;
     }
     if (rc == 0 && answer != SOLVER_UNKNOWN) {
-        part_path(dir, index, answer == SOLVER_WIN ? "proof" : "disproof",
-                  path, sizeof path);
+        split_part_path(dir, index, answer == SOLVER_WIN, path, sizeof path);
         if (rename(tmp, path) != 0) {
             snprintf(err, errsz, "%s: %s", path, strerror(errno));
             rc = -1;
@@ -387,206 +384,4 @@ static int solve_parts(const struct split_root *root, const struct variant *v,
         return -1;
     }
     return 0;
-}
-
-/* ---- the join ------------------------------------------------------------ */
-
-/* A part file of the directory: its index and kind. */
-struct part_file {
-    int index, proof;
-};
-
-static int by_index(const void *a, const void *b)
-{
-    const struct part_file *x = a, *y = b;
-    return x->index != y->index ? (x->index > y->index) - (x->index < y->index)
-                                : x->proof - y->proof;
-}
-
-/* The part files of dir (part-IIIII.proof or .disproof), in index order,
- * into *out (malloc'd). Returns their number, or -1 with a message. */
-static int list_parts(const char *dir, struct part_file **out, char *err,
-                      size_t errsz)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0, cap = 0;
-    *out = NULL;
-    if (!d) {
-        snprintf(err, errsz, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
-    while ((e = readdir(d)) != NULL) {
-        int index;
-        char suffix[16], name[64];
-        if (sscanf(e->d_name, "part-%5d.%15s", &index, suffix) != 2
-            || index < 0
-            || (strcmp(suffix, "proof") != 0 && strcmp(suffix, "disproof") != 0))
-            continue;
-        snprintf(name, sizeof name, "part-%05d.%s", index, suffix);
-        if (strcmp(name, e->d_name) != 0)
-            continue; /* only the names split_solve writes */
-        if (n == cap) {
-            cap = cap ? 2 * cap : 256;
-            struct part_file *grown = realloc(*out, sizeof **out * (size_t)cap);
-            if (!grown) {
-                closedir(d);
-                snprintf(err, errsz, "out of memory");
-                return -1;
-            }
-            *out = grown;
-        }
-        (*out)[n].index = index;
-        (*out)[n++].proof = strcmp(suffix, "proof") == 0;
-    }
-    closedir(d);
-    if (n == 0) {
-        snprintf(err, errsz, "%s holds no parts (part-IIIII.proof or "
-                 ".disproof)", dir);
-        return -1;
-    }
-    qsort(*out, (size_t)n, sizeof **out, by_index);
-    return n;
-}
-
-/* Checks one part file; its root's variant, position and plies into the
- * join (the first) or against it, and a disproof part's move into *move.
- * Returns 0, or -1 with a message. */
-static int join_part(const char *path, int proof, int threads,
-                     struct split_join *j, int first, char *move, char *err,
-                     size_t errsz)
-{
-    char why[1024];
-    const char *variant, *position;
-    int plies, rc;
-    struct proof_info pi;
-    struct disproof_info di;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errsz, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (proof) {
-        rc = proof_verify(f, &pi, why, sizeof why);
-        variant = pi.variant, position = pi.position, plies = pi.plies;
-    } else {
-        rc = disproof_verify_threads(f, threads, &di, why, sizeof why);
-        variant = di.variant, position = di.position, plies = di.plies;
-    }
-    fclose(f);
-    if (rc != 0) {
-        snprintf(err, errsz, "%s: INVALID: %s", path, why);
-        return -1;
-    }
-    if (!proof && !di.part[0]) {
-        snprintf(err, errsz, "%s: a whole disproof, not a part", path);
-        return -1;
-    }
-    if (first) {
-        snprintf(j->variant, sizeof j->variant, "%s", variant);
-        snprintf(j->position, sizeof j->position, "%s", position);
-        j->plies = plies;
-    } else if (strcmp(variant, j->variant) != 0
-               || strcmp(position, j->position) != 0 || plies != j->plies) {
-        snprintf(err, errsz, "%s: a part of another question (variant, "
-                 "position or plies differ from the first part's)", path);
-        return -1;
-    }
-    if (!proof) {
-        snprintf(move, DISPROOF_MOVE_MAX + 1, "%s", di.part);
-        j->nodes += di.nodes;
-        j->leaves += di.leaves;
-        j->bytes += di.bytes;
-    }
-    return 0;
-}
-
-/* Marks the root moves the disproof parts name (texts, n of them, with
- * their files' paths in paths) in the join: each once. */
-static int join_cover(struct split_join *j, char (*texts)[DISPROOF_MOVE_MAX + 1],
-                      char (*paths)[1100], int n, char *err, size_t errsz)
-{
-    struct variant v;
-    char why[512];
-    struct split_root *r = aligned_alloc(GAME_STATE_ALIGN, sizeof *r);
-    unsigned char *seen = calloc(GAME_MAX_MOVES, 1);
-    int rc = 0;
-    if (!r || !seen) {
-        snprintf(err, errsz, "out of memory");
-        rc = -1;
-    } else if (variant_parse(j->variant, &v, why, sizeof why) != 0
-               || v.game->from_text(r->st, &v, j->position, why, sizeof why)) {
-        snprintf(err, errsz, "the parts' root: %s", why);
-        rc = -1;
-    }
-    if (rc != 0) {
-        free(r);
-        free(seen);
-        return -1;
-    }
-    const struct game *g = v.game;
-    struct split_root *root = r;
-    root->n = g->legal_moves(root->st, root->moves);
-    for (int k = 0; k < n && rc == 0; k++) {
-        move_t m;
-        int at = -1;
-        if (g->move_from_text(root->st, texts[k], &m) == 0)
-            for (int i = 0; i < root->n && at < 0; i++)
-                if (root->moves[i] == m)
-                    at = i;
-        if (at < 0 || seen[at]) { /* the checker found it legal */
-            snprintf(err, errsz, "%s: the root move %s has another part too",
-                     paths[k], texts[k]);
-            rc = -1;
-        } else {
-            seen[at] = 1;
-            j->covered++;
-        }
-    }
-    j->parts = root->n;
-    for (int i = 0; i < root->n && rc == 0 && !j->missing[0]; i++)
-        if (!seen[i])
-            g->move_to_text(root->st, root->moves[i], j->missing,
-                            sizeof j->missing);
-    free(seen);
-    free(r);
-    return rc;
-}
-
-int split_join(const char *dir, int threads, struct split_join *out,
-               char *err, size_t errsz)
-{
-    struct part_file *files;
-    memset(out, 0, sizeof *out);
-    out->answer = SOLVER_UNKNOWN;
-    int n = list_parts(dir, &files, err, errsz);
-    if (n < 0)
-        return -1;
-    char (*texts)[DISPROOF_MOVE_MAX + 1] = malloc(sizeof *texts * (size_t)n);
-    char (*paths)[1100] = malloc(sizeof *paths * (size_t)n);
-    int ntexts = 0, rc = 0;
-    if (!texts || !paths) {
-        snprintf(err, errsz, "out of memory");
-        rc = -1;
-    }
-    for (int k = 0; k < n && rc == 0; k++) {
-        part_path(dir, files[k].index, files[k].proof ? "proof" : "disproof",
-                  paths[ntexts], sizeof paths[ntexts]);
-        rc = join_part(paths[ntexts], files[k].proof, threads, out, k == 0,
-                       texts[ntexts], err, errsz);
-        if (rc == 0 && files[k].proof && out->proofs++ == 0)
-            snprintf(out->win_file, sizeof out->win_file, "%s",
-                     paths[ntexts]);
-        ntexts += rc == 0 && !files[k].proof;
-    }
-    if (rc == 0)
-        rc = join_cover(out, texts, paths, ntexts, err, errsz);
-    if (rc == 0)
-        out->answer = out->proofs ? SOLVER_WIN
-                      : out->covered == out->parts ? SOLVER_NO_WIN
-                                                   : SOLVER_UNKNOWN;
-    free(texts);
-    free(paths);
-    free(files);
-    return rc;
 }

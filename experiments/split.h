@@ -77,16 +77,30 @@ struct split_join {
     int proofs; /* proof files (each verified) */
     char win_file[1100]; /* the first proof's path, for SOLVER_WIN */
     char missing[64]; /* the first root move without a part, if any */
+    int journaled; /* parts taken from the journal, not verified again */
     long nodes, leaves; /* the disproof parts' records and leaves */
     uint64_t bytes; /* their data bytes */
 };
 
-/* Verifies every part in dir (disproof leaves checked on `threads`
- * threads) and whether together they answer the root. Returns 0 with *out
- * when every part verified (out->answer says what they show), or -1 with
- * a message naming the file and the fault (a part that does not verify,
+struct split_join_options {
+    int threads; /* disproof leaves checked on this many threads */
+    int progress; /* a line on stderr every 10 s */
+    int recheck; /* verify every part, the journal notwithstanding */
+};
+
+/* Verifies every part in dir and whether together they answer the root.
+ * A disproof part that verifies is journaled in dir/verified.txt (its
+ * name, its file's SHA-256 and counts), and a later join takes a part
+ * whose file has the journaled SHA-256 without verifying it again
+ * (unless o->recheck), so a long join resumes. Returns 0 with *out when
+ * every part verified (out->answer says what they show), or -1 with a
+ * message naming the file and the fault (a part that does not verify,
  * parts of different roots, a root move with two parts, no parts). */
-int split_join(const char *dir, int threads, struct split_join *out,
-               char *err, size_t errsz);
+int split_join(const char *dir, const struct split_join_options *o,
+               struct split_join *out, char *err, size_t errsz);
+
+/* The path of part `index` in dir: part-IIIII.proof or .disproof. */
+void split_part_path(const char *dir, int index, int proof, char *buf,
+                     size_t n);
 
 #endif

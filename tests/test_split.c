@@ -19,6 +19,9 @@
  *    written as their twins' mirror images, and pass the reference walk
  *    like the rest; over 2 shards the pairs are shared out whole; a lost
  *    twin is written again by searching its pair again.
+ *  - The journal (DIR/verified.txt): a second join takes every part from
+ *    it; a part changed since is checked again and fails; a line forged
+ *    for the changed file is believed, but not with recheck.
  *  - The join refuses: a root move with two parts, a part of another
  *    question, a part that does not verify, a whole disproof among parts,
  *    a directory with none; the split refuses a directory holding another
@@ -44,6 +47,7 @@
 #include "disproof.h"
 #include "disproof_reader.h"
 #include "game.h"
+#include "sha256.h"
 #include "solver.h"
 #include "split.h"
 
@@ -116,8 +120,9 @@ static void run_split(const struct problem *p, const char *dir, int shard,
 
 static void join(const char *dir, struct split_join *j)
 {
+    struct split_join_options jo = {2, 0, 0};
     char err[2400];
-    if (split_join(dir, 2, j, err, sizeof err) != 0)
+    if (split_join(dir, &jo, j, err, sizeof err) != 0)
         fail_msg("join: %s", err);
 }
 
@@ -125,8 +130,9 @@ static void join(const char *dir, struct split_join *j)
 static void join_fails(const char *dir, const char *expect)
 {
     struct split_join j;
+    struct split_join_options jo = {1, 0, 1}; /* every part checked */
     char err[2400];
-    assert_int_equal(split_join(dir, 1, &j, err, sizeof err), -1);
+    assert_int_equal(split_join(dir, &jo, &j, err, sizeof err), -1);
     if (!strstr(err, expect))
         fail_msg("join: expected '%s' in '%s'", expect, err);
 }
@@ -325,6 +331,60 @@ static void test_mirror_shards(void **state)
     remove_dir(dir);
 }
 
+/* The journal: a second join takes every disproof part from it; a part
+ * changed since is checked again (and fails); a journal line forged for
+ * the changed file is believed without --recheck, and not with it. */
+static void test_journal(void **state)
+{
+    (void)state;
+    const struct problem *p = &problems[2]; /* Jetan, 3 plies */
+    char dir[1024], path[1200], line[256];
+    struct split_outcome out;
+    struct split_join j;
+    size_t len;
+    make_dir(dir, sizeof dir);
+    run_split(p, dir, 0, 1, 1, &out);
+    join(dir, &j);
+    assert_int_equal(j.journaled, 0);
+    snprintf(path, sizeof path, "%s/verified.txt", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int lines = 0;
+    while (fgets(line, sizeof line, f))
+        lines++;
+    fclose(f);
+    assert_int_equal(lines, out.parts);
+    join(dir, &j);
+    assert_int_equal(j.journaled, out.parts);
+    assert_int_equal(j.answer, SOLVER_NO_WIN);
+    /* part 3 changed: its last data byte */
+    part_file(dir, 3, "disproof", path, sizeof path);
+    unsigned char *buf = slurp(path, &len);
+    buf[len - 5] ^= 1;
+    spill(path, buf, len);
+    struct split_join_options jo = {1, 0, 0};
+    char err[2400];
+    assert_int_equal(split_join(dir, &jo, &j, err, sizeof err), -1);
+    assert_non_null(strstr(err, "part-00003.disproof: INVALID"));
+    /* a line forged for it: believed, unless rechecked */
+    unsigned char digest[32];
+    char hex[65];
+    sha256_bytes(buf, len, digest);
+    sha256_hex(digest, hex);
+    snprintf(path, sizeof path, "%s/verified.txt", dir);
+    f = fopen(path, "a");
+    assert_non_null(f);
+    fprintf(f, "part-00003.disproof %s 1 1 1\n", hex);
+    fclose(f);
+    assert_int_equal(split_join(dir, &jo, &j, err, sizeof err), 0);
+    assert_int_equal(j.journaled, out.parts);
+    jo.recheck = 1;
+    assert_int_equal(split_join(dir, &jo, &j, err, sizeof err), -1);
+    assert_non_null(strstr(err, "part-00003.disproof: INVALID"));
+    free(buf);
+    remove_dir(dir);
+}
+
 /* ---- what the join and the split refuse -------------------------------- */
 
 static void test_join_refuses(void **state)
@@ -501,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_join_refuses),
         cmocka_unit_test(test_shards_and_resume),
         cmocka_unit_test(test_mirror_shards),
+        cmocka_unit_test(test_journal),
         cmocka_unit_test(test_split_matches_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,8 +92,9 @@ static int prove(const struct variant *v, const void *st,
 static int print_join(const char *dir, int threads, long plies)
 {
     struct split_join j;
+    struct split_join_options jo = {threads, 1, 0};
     char err[2400];
-    if (split_join(dir, threads, &j, err, sizeof err) != 0) {
+    if (split_join(dir, &jo, &j, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab solve: %s\n", err);
         printf("answer:   unknown (a part did not verify)\n");
         return CLI_FAIL;
@@ -104,9 +105,10 @@ static int print_join(const char *dir, int threads, long plies)
     else if (j.answer == SOLVER_NO_WIN)
         printf("answer:   no forced win within %ld plies (proven)\n"
                "parts:    %d of %d root moves, every part verified (%ld "
-               "nodes, %ld leaves, %llu data bytes) in %s\n", plies,
+               "nodes, %ld leaves, %llu data bytes) in %s%s\n", plies,
                j.covered, j.parts, j.nodes, j.leaves,
-               (unsigned long long)j.bytes, dir);
+               (unsigned long long)j.bytes, dir,
+               j.journaled ? " (some by an earlier join: verified.txt)" : "");
     else
         printf("answer:   unknown until every shard is done: %d of %d root "
                "moves have a part in %s (the first without: %s); run the "

@@ -15,11 +15,12 @@
 #include "split.h"
 
 /* `rulelab verify DIR`: the parts of a split solve joined. */
-static int verify_split(const char *dir, int threads)
+static int verify_split(const char *dir, int threads, int recheck)
 {
     struct split_join j;
+    struct split_join_options jo = {threads, 1, recheck};
     char err[2400];
-    if (split_join(dir, threads, &j, err, sizeof err) != 0) {
+    if (split_join(dir, &jo, &j, err, sizeof err) != 0) {
         printf("%s: INVALID: %s\n", dir, err);
         return CLI_FAIL;
     }
@@ -30,9 +31,10 @@ static int verify_split(const char *dir, int threads)
     } else if (j.answer == SOLVER_NO_WIN) {
         printf("%s: valid: in %s from %s the side to move has no forced win "
                "within %d plies (%d parts, one per root move: %ld nodes, %ld "
-               "leaves, %llu data bytes)\n", dir, j.variant, j.position,
-               j.plies, j.covered, j.nodes, j.leaves,
-               (unsigned long long)j.bytes);
+               "leaves, %llu data bytes; %d verified by an earlier run, by "
+               "their SHA-256 in %s/verified.txt)\n", dir, j.variant,
+               j.position, j.plies, j.covered, j.nodes, j.leaves,
+               (unsigned long long)j.bytes, j.journaled, dir);
     } else {
         printf("%s: INCOMPLETE: every part verified, but %d of the root's %d "
                "moves have none (the first: %s)\n", dir, j.parts - j.covered,
@@ -47,7 +49,9 @@ static int verify_split(const char *dir, int threads)
 static int run_verify(int argc, char **argv)
 {
     const char *pos[1], *threads_text = NULL;
+    int recheck = 0;
     const struct cli_option opts[] = {{"--threads", &threads_text, NULL},
+                                      {"--recheck", NULL, &recheck},
                                       {NULL, NULL, NULL}};
     int rc;
     long threads = omp_get_num_procs();
@@ -59,7 +63,7 @@ static int run_verify(int argc, char **argv)
         return CLI_USAGE;
     struct stat sb;
     if (stat(pos[0], &sb) == 0 && S_ISDIR(sb.st_mode))
-        return verify_split(pos[0], (int)threads);
+        return verify_split(pos[0], (int)threads, recheck);
     FILE *f = fopen(pos[0], "r");
     if (!f) {
         perror(pos[0]);
@@ -112,7 +116,7 @@ static int run_verify(int argc, char **argv)
 const struct cli_command cmd_verify = {
     "verify", "re-check a proof or disproof certificate from scratch",
     "usage: rulelab verify CERTIFICATE [--threads N]\n"
-    "       rulelab verify DIR [--threads N]\n\n"
+    "       rulelab verify DIR [--threads N] [--recheck]\n\n"
     "A proof (a win): replays the winning strategy with the game's move\n"
     "generator: every attacker move legal, every legal defender move\n"
     "answered, every leaf a win by the rules, nothing deeper than the bound.\n"
@@ -126,8 +130,12 @@ const struct cli_command cmd_verify = {
     "checked as above, all of one question, and the disproof parts naming\n"
     "every legal root move once; a proof among them shows a win. Prints\n"
     "valid, INVALID (the file and where it breaks) or INCOMPLETE (root\n"
-    "moves without a part; exits 1). A single part prints \"valid part\".\n\n"
+    "moves without a part; exits 1). A single part prints \"valid part\".\n"
+    "Each disproof part that verifies is noted in DIR/verified.txt with its\n"
+    "file's SHA-256, and a later run takes a part with that SHA-256 without\n"
+    "checking it again, so a join of hours resumes; progress goes to stderr.\n\n"
     "  --threads N  threads checking a disproof's leaves, where its every\n"
     "               attacker move is played (default: all cores); the\n"
-    "               answer and the message do not depend on it\n",
+    "               answer and the message do not depend on it\n"
+    "  --recheck    (DIR) check every part, DIR/verified.txt notwithstanding\n",
     run_verify};

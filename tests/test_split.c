@@ -17,8 +17,9 @@
  *    the rest.
  *  - Mirror images (Serbest): half the parts of the empty board are
  *    written as their twins' mirror images, and pass the reference walk
- *    like the rest; over 2 shards the pairs are shared out whole; a lost
- *    twin is written again by searching its pair again.
+ *    like the rest, streamed ones (past the DAG's node cap) too; over 2
+ *    shards the pairs are shared out whole; a lost twin is written again
+ *    by searching its pair again.
  *  - The journal (DIR/verified.txt): a second join takes every part from
  *    it; a part changed since is checked again and fails; a line forged
  *    for the changed file is believed, but not with recheck.
@@ -105,12 +106,15 @@ static void spill(const char *path, const void *buf, size_t len)
     assert_int_equal(fclose(f), 0);
 }
 
+/* The disproof DAG's node cap of run_split (0: the default). */
+static size_t dag_cap;
+
 static void run_split(const struct problem *p, const char *dir, int shard,
                       int shards, int threads, struct split_outcome *out)
 {
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    struct solver_options o = {p->plies, 0, 8, 0, NULL};
+    struct solver_options o = {p->plies, 0, 8, dag_cap, NULL};
     struct split_options so = {dir, shard, shards, threads, 0};
     char err[2400];
     setup(p, &v, st);
@@ -328,6 +332,27 @@ static void test_mirror_shards(void **state)
     assert_int_equal(out.mirrored, 1);
     join(dir, &j);
     assert_int_equal(j.answer, SOLVER_NO_WIN);
+    remove_dir(dir);
+}
+
+/* Parts past the DAG's node cap are streamed as trees, their mirror
+ * twins too: Serbest's parts with a cap of 2 nodes still join, and the
+ * twins pass the reference walk. */
+static void test_streamed_twins(void **state)
+{
+    (void)state;
+    const struct problem *p = &problems[3];
+    char dir[1024];
+    struct split_outcome out;
+    struct split_join j;
+    make_dir(dir, sizeof dir);
+    dag_cap = 2;
+    run_split(p, dir, 0, 1, 2, &out);
+    dag_cap = 0;
+    assert_int_equal(out.mirrored, out.parts / 2);
+    join(dir, &j);
+    assert_int_equal(j.answer, SOLVER_NO_WIN);
+    check_parts_complete(p, dir, &j);
     remove_dir(dir);
 }
 
@@ -562,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_shards_and_resume),
         cmocka_unit_test(test_mirror_shards),
         cmocka_unit_test(test_journal),
+        cmocka_unit_test(test_streamed_twins),
         cmocka_unit_test(test_split_matches_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

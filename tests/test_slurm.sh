@@ -18,7 +18,10 @@
 #  - no write-ahead log is left in the shared folder (the live databases
 #    were on the "node-local" folder);
 #  - a sweep that stops cells early runs in 2 tasks by the plan `rulelab
-#    slurm` calibrates (whole cells by cost), merged equal to one machine.
+#    slurm` calibrates (whole cells by cost), merged equal to one machine;
+#  - a split solve (Jetan within 3 plies) as an array of 3 tasks, shard K
+#    of 3 each, into one directory: `rulelab verify DIR` joins the parts,
+#    one per root move.
 # If the daemons cannot start it fails with their logs; it never skips.
 # Needs root and the Debian packages slurm-wlm, munge and sqlite3
 # (scripts/test.sh installs them). Prints its timings at the end.
@@ -283,9 +286,25 @@ grep -q -- '--plan "$PLAN"' "$w/stop/tasks.sbatch" \
     && ok "a stop-rule sweep in 2 tasks by the calibrated plan ($t_stop s): the merge equals the one-machine run, $(count "$w/stop-one.db") of 72 games (cells stopped early)" \
     || bad "stop-rule sweep: $out; $(cat "$w/stop/logs/merge-$smerge.out" 2>/dev/null); $(diff "$w/stop-one.rows" "$w/stop-merged.rows" | head -5)"
 
+# 4. a split solve as a job array: 3 tasks, one shard of the root's moves
+# each, into one directory; verify joins them
+t0=$(now)
+sjid=$(sbatch --parsable --array=0-2 --output="$w/split-%a.out" \
+    --wrap "\"$bin\" solve jetan --plies 3 --split \"$w/split\" --shard \${SLURM_ARRAY_TASK_ID}/3 --threads 1") \
+    || die "sbatch of the split solve failed"
+wait_gone 120 "$sjid" || die "the split solve's array did not finish in 120 s"
+t_split=$(since "$t0")
+nroot=$("$bin" perft jetan 1 | tail -n 1)
+out=$("$bin" verify "$w/split" 2>&1)
+grep -qF "has no forced win within 3 plies ($nroot parts, one per root move" <<<"$out" \
+    && [ "$(grep -l "shard [0-2]/3" "$w"/split-*.out | wc -l)" -eq 3 ] \
+    && ok "a split solve as an array of 3 shards ($t_split s): verify joins its $nroot parts" \
+    || bad "split solve array: $out; $(cat "$w"/split-*.out | head -20)"
+
 wait
 echo "timings: one-machine run ${t_one} s;" \
     "slurm array of 4 + merge (with a requeue and a cancel) ${t_array} s;" \
     "resubmitted task + merge ${t_again} s; stop-rule sweep in 2 tasks + merge ${t_stop} s;" \
+    "split solve in 3 tasks ${t_split} s;" \
     "whole test $(since "$t_start") s"
 finish

@@ -206,24 +206,37 @@ static int32_t dag_add(struct dag *d, uint32_t bound, int or_node,
 static int dag_build(struct dag *d, const void *st, uint32_t depth,
                      int32_t *out);
 
+/* What dag_edge and stream_node share: the child after m made in child,
+ * its outcome into *o and m's dictionary index into *text. Returns 0, or
+ * -1 when m wins for the attacker (the table was wrong) or its text does
+ * not fit. */
+static int edge_move(struct dag *d, const void *st, move_t m, void *child,
+                     enum game_outcome *o, uint32_t *text)
+{
+    const struct game *g = d->s->g;
+    char buf[64];
+    memcpy(child, st, g->state_size);
+    g->apply(child, m);
+    *o = g->status(child).outcome;
+    if (*o == (d->s->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1))
+        return dag_fail(d, "the disproof could not be rebuilt (a move wins)");
+    if (g->move_to_text(st, m, buf, sizeof buf) < 0)
+        return dag_fail(d, "a move text too long for a disproof");
+    int64_t t = dag_text(d, buf);
+    if (t < 0)
+        return -1;
+    *text = (uint32_t)t;
+    return 0;
+}
+
 static int dag_edge(struct dag *d, const void *st, move_t m, void *child,
                     uint32_t depth, struct dedge *e)
 {
-    const struct game *g = d->s->g;
-    char text[64];
-    memcpy(child, st, g->state_size);
-    g->apply(child, m);
-    enum game_outcome o = g->status(child).outcome;
-    if (g->move_to_text(st, m, text, sizeof text) < 0)
-        return dag_fail(d, "a move text too long for a disproof");
-    int64_t t = dag_text(d, text);
-    if (t < 0)
-        return -1;
+    enum game_outcome o;
     e->move = m;
-    e->text = (uint32_t)t;
     e->child = -1;
-    if (o == (d->s->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1))
-        return dag_fail(d, "the disproof could not be rebuilt (a move wins)");
+    if (edge_move(d, st, m, child, &o, &e->text) != 0)
+        return -1;
     if (o != GAME_ONGOING || depth == 1)
         return 0;
     return dag_build(d, child, depth - 1, &e->child);
@@ -431,26 +444,18 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
         }
     }
     for (int i = from; i < to && rc == 0; i++) {
-        char text[64];
-        memcpy(child, st, g->state_size);
-        g->apply(child, moves[i]);
-        enum game_outcome o = g->status(child).outcome;
-        if (o == (s->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1)
-            || (o == GAME_ONGOING && depth > 1 && or_node
-                && !child_disproven(s, child, depth - 1))) {
-            rc = dag_fail(d, "the disproof could not be rebuilt");
-            break;
-        }
-        if (g->move_to_text(st, moves[i], text, sizeof text) < 0) {
-            rc = dag_fail(d, "a move text too long for a disproof");
-            break;
-        }
-        int64_t t = dag_text(d, text);
-        if (t < 0) {
+        enum game_outcome o;
+        uint32_t t;
+        if (edge_move(d, st, moves[i], child, &o, &t) != 0) {
             rc = -1;
             break;
         }
-        if (put_move(d, (uint32_t)t) != 0) {
+        if (o == GAME_ONGOING && depth > 1 && or_node
+            && !child_disproven(s, child, depth - 1)) {
+            rc = dag_fail(d, "the disproof could not be rebuilt");
+            break;
+        }
+        if (put_move(d, t) != 0) {
             rc = -1;
             break;
         }

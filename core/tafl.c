@@ -496,6 +496,14 @@ static int tafl_move_to_text(const void *st, move_t m, char *buf, size_t n)
     return notation_move_text(&geometry, TAFL_FROM(m), "", TAFL_TO(m), buf, n);
 }
 
+/* tafl_game.mirror_move_text: the board, the throne (e5), the corners and
+ * every rule of RULES.md section 3 are the same seen in a mirror (no rule
+ * names a file); tests/test_mirror.c checks it with the reference. */
+static int tafl_mirror_move_text(const char *text, char *buf, size_t n)
+{
+    return notation_mirror_move(&geometry, text, buf, n);
+}
+
 static int tafl_move_from_text(const void *st, const char *text, move_t *m)
 {
     (void)st;
@@ -660,4 +668,6 @@ const struct game tafl_game = {
     .seat_side = tafl_seat_side,
     .state_ok = tafl_state_ok,
     .search_key = tafl_search_key,
+    .mirror_move_text = tafl_mirror_move_text,
+    .mirror_position_text = notation_mirror_position,
 };

@@ -334,6 +334,12 @@ int split_solve(const struct variant *v, const void *st,
         out->parts = root->n;
     if (n > 0 && out->win_index < 0)
         n = solve_parts(root, v, o, so, mirror, todo, n, out, err, errsz);
+    for (int i = 0; n >= 0 && i < root->n; i++) {
+        int found = part_found(so->dir, root, o->plies, i, err, errsz);
+        if (found < 0)
+            n = -1;
+        out->present += found > 0;
+    }
     free(root);
     free(todo);
     free(mirror);

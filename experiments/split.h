@@ -51,6 +51,8 @@ struct split_outcome {
     int stopped; /* parts whose search a win elsewhere stopped */
     int mirrored; /* of the parts written, those written as the mirror
                    * image of another's certificate (unsearched) */
+    int present; /* root moves (of every shard) with a part in the
+                  * directory when the run ended */
     int win_index; /* a part that wins (this run's or found), or -1 */
     struct solver_result win; /* its search, when this run solved it */
     uint64_t nodes; /* expansions by this run, every part */

@@ -151,6 +151,12 @@ static int run_split(const struct variant *v, const void *st,
                out.unknowns == 1 ? "" : "s");
         return CLI_OK;
     }
+    if (out.win_index < 0 && out.present < out.parts) {
+        printf("answer:   unknown until every shard is done: %d of %d root "
+               "moves have a part in %s; run the others, then `rulelab "
+               "verify %s`\n", out.present, out.parts, dir, dir);
+        return CLI_OK;
+    }
     return print_join(dir, threads, o->plies);
 }
 

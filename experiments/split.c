@@ -125,6 +125,11 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Parts a thread takes at a time, consecutive in the move generator's
+ * order: neighbours (Serbest's drops of each kind on one square) share
+ * much of their trees, which the thread's table keeps. */
+#define SPLIT_CHUNK 8
+
 /* What the threads of split_solve share. */
 struct split_run {
     const struct split_root *root;
@@ -378,7 +383,7 @@ static int solve_parts(const struct split_root *root, const struct variant *v,
             }
             atomic_store(&run.stop, 1);
         }
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, SPLIT_CHUNK)
         for (int k = 0; k < n; k++)
             if (sp && !atomic_load(&run.stop))
                 solve_part(&run, sp, todo[k]);

@@ -290,6 +290,10 @@ const struct cli_command cmd_solve = {
     "                   --nodes is then a budget per part, --mb per thread.\n"
     "  --shard K/N      only the root moves whose index is K mod N (K from 0):\n"
     "                   run shards 0/N .. N-1/N on N machines (a Slurm array)\n"
-    "                   into one shared DIR, or copy their parts into one\n"
+    "                   into one shared DIR, or copy their parts into one.\n"
+    "                   Where the rules and the root are mirror symmetric\n"
+    "                   (Serbest, tafl), a move and its mirror image are one\n"
+    "                   search, by the shard of the lower index, whose\n"
+    "                   certificate is mirrored for the other (and checked)\n"
     "  --threads T      parts solved at once (default: all cores)\n",
     run_solve};

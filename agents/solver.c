@@ -361,9 +361,8 @@ static struct tt_entry *table_alloc(size_t bytes)
     return p;
 }
 
-static int solver_init(struct solver *s, const struct game *g, const void *st,
-                       const struct solver_options *o, char *err,
-                       size_t errsz)
+int solver_init(struct solver *s, const struct game *g, const void *st,
+                const struct solver_options *o, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     if (o->plies < 1 || o->plies > SOLVER_MAX_PLIES) {
@@ -395,7 +394,7 @@ static int solver_init(struct solver *s, const struct game *g, const void *st,
     return 0;
 }
 
-static void solver_free(struct solver *s)
+void solver_free(struct solver *s)
 {
     for (int i = 0; i <= SOLVER_MAX_PLIES; i++)
         free(s->levels[i]);
@@ -609,12 +608,8 @@ int solver_moves(const struct solver *s, const void *st, uint32_t depth,
     return n;
 }
 
-/* Searches root (its text `position`, set up under v) on the initialised
- * s and writes the answer's certificate to out: a proof for a win; for
- * no win a disproof if `disproof`. The rebuild searches again without a
- * budget or a stop (the answer is known by then). Returns 0 with the
- * answer in *r, or -1 with a message. */
-static int certify(struct solver *s, const struct variant *v,
+/* solver_internal.h */
+int solver_certify(struct solver *s, const struct variant *v,
                    const void *root, const char *position, int plies,
                    int disproof, FILE *out, FILE *twin,
                    struct solver_result *r, struct solver_certificate *cert,
@@ -664,10 +659,8 @@ static int certify(struct solver *s, const struct variant *v,
     return rc;
 }
 
-/* st's text, and root set up from it: the position exactly as the
- * checker will rebuild it, so no history the text lacks can make the two
- * disagree. Returns 0, or -1 with a message. */
-static int root_from_text(const struct variant *v, const void *st,
+/* solver_internal.h */
+int solver_root_from_text(const struct variant *v, const void *st,
                           void *root, char *position, size_t possz,
                           char *err, size_t errsz)
 {
@@ -690,11 +683,12 @@ static int write_certificate(const struct variant *v, const void *st,
     _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
     char position[1024];
     struct solver s;
-    if (root_from_text(v, st, root, position, sizeof position, err, errsz)
+    if (solver_root_from_text(v, st, root, position, sizeof position, err,
+                              errsz)
         || solver_init(&s, v->game, root, o, err, errsz))
         return -1;
-    int rc = certify(&s, v, root, position, o->plies, disproof, out, NULL, r,
-                     cert, err, errsz);
+    int rc = solver_certify(&s, v, root, position, o->plies, disproof, out,
+                            NULL, r, cert, err, errsz);
     solver_free(&s);
     return rc;
 }
@@ -706,107 +700,4 @@ int solver_write_certificate(const struct variant *v, const void *st,
                              size_t errsz)
 {
     return write_certificate(v, st, o, 1, out, r, cert, err, errsz);
-}
-
-/* ---- a split search ------------------------------------------------------ */
-
-struct solver_split {
-    struct solver s;
-    const struct variant *v;
-    struct solver_options o;
-    _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
-    char position[1024];
-    move_t moves[GAME_MAX_MOVES];
-    int n;
-    int symmetric; /* the game has mirror texts and the root is its own
-                    * mirror image */
-};
-
-int solver_split_open(struct solver_split **out, const struct variant *v,
-                      const void *st, const struct solver_options *o,
-                      char *err, size_t errsz)
-{
-    const struct game *g = v->game;
-    struct solver_split *sp = aligned_alloc(GAME_STATE_ALIGN, sizeof *sp);
-    *out = NULL;
-    if (!sp) {
-        snprintf(err, errsz, "out of memory for the split");
-        return -1;
-    }
-    if (o->plies < 2) {
-        snprintf(err, errsz, "a split search needs a bound of 2 plies or "
-                 "more");
-        free(sp);
-        return -1;
-    }
-    if (root_from_text(v, st, sp->root, sp->position, sizeof sp->position,
-                       err, errsz)
-        || solver_init(&sp->s, g, sp->root, o, err, errsz)) {
-        free(sp);
-        return -1;
-    }
-    sp->v = v;
-    sp->o = *o;
-    sp->n = g->legal_moves(sp->root, sp->moves);
-    char mirrored[sizeof sp->position];
-    sp->symmetric = g->mirror_move_text && g->mirror_position_text
-                    && g->mirror_position_text(sp->position, mirrored,
-                                               sizeof mirrored) >= 0
-                    && strcmp(mirrored, sp->position) == 0;
-    *out = sp;
-    return 0;
-}
-
-int solver_split_mirror(const struct solver_split *sp, int index)
-{
-    const struct game *g = sp->v->game;
-    char text[64], mirrored[64];
-    move_t m;
-    if (!sp->symmetric || index < 0 || index >= sp->n
-        || g->move_to_text(sp->root, sp->moves[index], text, sizeof text) < 0
-        || g->mirror_move_text(text, mirrored, sizeof mirrored) < 0
-        || g->move_from_text(sp->root, mirrored, &m) != 0)
-        return -1;
-    for (int i = 0; i < sp->n; i++)
-        if (sp->moves[i] == m)
-            return i == index ? -1 : i;
-    return -1;
-}
-
-int solver_split_moves(const struct solver_split *sp, move_t *moves)
-{
-    if (moves)
-        memcpy(moves, sp->moves, sizeof *moves * (size_t)sp->n);
-    return sp->n;
-}
-
-int solver_split_part(struct solver_split *sp, int index, FILE *out,
-                      FILE *twin, struct solver_result *r,
-                      struct solver_certificate *cert, char *err,
-                      size_t errsz)
-{
-    struct solver *s = &sp->s;
-    if (index < 0 || index >= sp->n) {
-        snprintf(err, errsz, "part %d of a split with %d", index, sp->n);
-        return -1;
-    }
-    if (twin && solver_split_mirror(sp, index) < 0) {
-        snprintf(err, errsz, "part %d has no mirror-image part", index);
-        return -1;
-    }
-    s->only = 1;
-    s->only_move = sp->moves[index];
-    s->root_depth = (uint32_t)sp->o.plies;
-    s->nodes = 0;
-    s->out_of_budget = 0;
-    return certify(s, sp->v, sp->root, sp->position, sp->o.plies, 1, out,
-                   twin, r, cert, err, errsz);
-}
-
-void solver_split_close(struct solver_split *sp)
-{
-    if (!sp)
-        return;
-    solver_free(&sp->s);
-    free(sp);
 }

@@ -1,8 +1,9 @@
 /*
- * solver_internal.h -- what solver.c (the search) and solver_disproof.c
- * (rebuilding and writing a disproof from the search's table) share: the
- * solver's state and the few functions of the search the writer calls.
- * Nothing outside agents/solver*.c includes it.
+ * solver_internal.h -- what solver.c (the search), solver_disproof.c
+ * (rebuilding and writing a disproof from the search's table) and
+ * solver_split.c (the split search) share: the solver's state and the few
+ * functions of the search they call. Nothing outside agents/solver*.c
+ * includes it.
  */
 #ifndef RULELAB_SOLVER_INTERNAL_H
 #define RULELAB_SOLVER_INTERNAL_H
@@ -81,6 +82,31 @@ int solver_settled(const struct solver *s, const void *st, uint32_t depth,
 /* Searches st at depth plies left as far as the budget goes. */
 void solver_search(struct solver *s, const void *st, uint32_t depth,
                    uint32_t *pn, uint32_t *dn);
+
+/* Initialises s to search st (the attacker: its side to move) under o;
+ * 0, or -1 with a message. solver_free releases it. */
+int solver_init(struct solver *s, const struct game *g, const void *st,
+                const struct solver_options *o, char *err, size_t errsz);
+void solver_free(struct solver *s);
+
+/* st's text into position, and root set up from it: the position exactly
+ * as the checker will rebuild it, so no history the text lacks can make
+ * the two disagree. Returns 0, or -1 with a message. */
+int solver_root_from_text(const struct variant *v, const void *st,
+                          void *root, char *position, size_t possz,
+                          char *err, size_t errsz);
+
+/* Searches root (its text `position`, set up under v) on the initialised
+ * s and writes the answer's certificate to out: a proof for a win; for
+ * no win a disproof if `disproof`; the mirror image of either to twin
+ * unless it is NULL. The rebuild searches again without a budget or a
+ * stop (the answer is known by then). Returns 0 with the answer in *r,
+ * or -1 with a message. */
+int solver_certify(struct solver *s, const struct variant *v,
+                   const void *root, const char *position, int plies,
+                   int disproof, FILE *out, FILE *twin,
+                   struct solver_result *r, struct solver_certificate *cert,
+                   char *err, size_t errsz);
 
 /* Writes the disproof of root (disproven within plies; position is its
  * text) to out in the format of disproof.h, searching again without a

@@ -243,6 +243,7 @@ static void solve_part(struct split_run *run, struct solver_split *sp,
     struct solver_result r;
     int rc = -1;
     memset(&r, 0, sizeof r);
+    r.answer = SOLVER_UNKNOWN; /* until the search says otherwise */
     FILE *f = open_tmp(dir, index, tmp, sizeof tmp, err, sizeof err);
     FILE *tf = f && twin >= 0 ? open_tmp(dir, twin, twin_tmp,
                                          sizeof twin_tmp, err, sizeof err)

@@ -164,40 +164,41 @@ static void check_game(const struct variant *v, struct rng *r, int plies)
     }
 }
 
-static void test_serbest_is_mirror_symmetric(void **state)
+/* check_game along `games` random games of `plies` plies of each of the
+ * n variants, seeded with seed. */
+static void check_variants(const char *const *variants, size_t n,
+                           uint64_t seed, int games, int plies)
 {
-    (void)state;
-    static const char *variants[] = {
-        "serbest", "serbest(kings_landing=8)", "serbest(kings_landing=9)",
-        "serbest(adjacent_drop_check=1,stalemate=draw)"};
     struct rng r;
-    rng_seed(&r, 20261202);
-    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
+    rng_seed(&r, seed);
+    for (size_t k = 0; k < n; k++) {
         struct variant v;
         char err[256];
         assert_int_equal(variant_parse(variants[k], &v, err, sizeof err), 0);
         assert_non_null(v.game->mirror_move_text);
         assert_non_null(v.game->mirror_position_text);
-        for (int game = 0; game < 20; game++)
-            check_game(&v, &r, 24);
+        for (int game = 0; game < games; game++)
+            check_game(&v, &r, plies);
     }
+}
+
+static void test_serbest_is_mirror_symmetric(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "serbest", "serbest(kings_landing=8)", "serbest(kings_landing=9)",
+        "serbest(adjacent_drop_check=1,stalemate=draw)"};
+    check_variants(variants, sizeof variants / sizeof variants[0], 20261202,
+                   20, 24);
 }
 
 static void test_tafl_is_mirror_symmetric(void **state)
 {
     (void)state;
-    static const char *variants[] = {"tafl", "tafl(escape=edge)",
-                                     "tafl(edge_captures_king=0)"};
-    struct rng r;
-    rng_seed(&r, 20261203);
-    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
-        struct variant v;
-        char err[256];
-        assert_int_equal(variant_parse(variants[k], &v, err, sizeof err), 0);
-        assert_non_null(v.game->mirror_move_text);
-        for (int game = 0; game < 20; game++)
-            check_game(&v, &r, 40);
-    }
+    static const char *const variants[] = {"tafl", "tafl(escape=edge)",
+                                           "tafl(edge_captures_king=0)"};
+    check_variants(variants, sizeof variants / sizeof variants[0], 20261203,
+                   20, 40);
 }
 
 static void test_others_claim_nothing(void **state)

@@ -326,7 +326,7 @@ static int wins_at_once(struct ab *a, const void *st, int ply, int n)
         for (int i = 0; i < n; i++) {
             if ((pass == 0) != (mv[i] == k && k))
                 continue;
-            memcpy(child, st, g->state_size);
+            game_copy_state(g, child, st);
             g->apply(child, mv[i]);
             a->nodes++; /* a position made, so budgets follow the work */
             if (g->status(child).outcome == win) {
@@ -411,7 +411,7 @@ static int qsearch(struct ab *a, int ply, int qply, int alpha, int beta,
         move_t m = mv[bi];
         enum qmode cm = child_mode[bi];
         mv[bi] = mv[i], ord[bi] = ord[i], child_mode[bi] = child_mode[i];
-        memcpy(child, st, g->state_size);
+        game_copy_state(g, child, st);
         g->apply(child, m);
         struct game_status s = g->status(child);
         int v = s.outcome != GAME_ONGOING
@@ -445,7 +445,7 @@ static int child_value(struct ab *a, const void *st, int ply, move_t m,
     if (depth == 1 && a->quiescence && a->qforcing
         && a->e->is_forcing(st, m))
         cm = Q_EVADE;
-    memcpy(child, st, g->state_size);
+    game_copy_state(g, child, st);
     g->apply(child, m);
     struct game_status s = g->status(child);
     if (s.outcome != GAME_ONGOING)
@@ -623,7 +623,7 @@ static move_t ab_choose(void *self, const struct game *g, const void *st,
     memset(a->history, 0, sizeof a->history);
     memset(a->killers, 0, sizeof *a->killers * (size_t)a->plies);
     memset(a->win_killer, 0, sizeof *a->win_killer * (size_t)a->plies);
-    memcpy(state_at(a, 0), st, g->state_size);
+    game_copy_state(g, state_at(a, 0), st);
     int n = g->legal_moves(st, a->root_moves);
     order_root(a, st, n);
     a->last.move = a->root_moves[0];

@@ -8,7 +8,8 @@
  * is kept: one frame per ply (the state there, its legal moves and a
  * lookup table from move to index), the move dictionary, and for each
  * node marked shared its number, bound and a 128-bit fingerprint of its
- * state (the first 16 bytes of the SHA-256 of every byte of the state),
+ * state (the first 16 bytes of the SHA-256 of the state's used bytes,
+ * game_state_used),
  * in node order, so a REF is found by binary search and compared.
  *
  * With threads, the leaves -- where nearly all the time goes: every
@@ -209,7 +210,7 @@ static void fingerprint(const struct checker *c, const void *st,
                         unsigned char fp[16])
 {
     unsigned char digest[32];
-    sha256_bytes(st, c->g->state_size, digest);
+    sha256_bytes(st, game_state_used(c->g, st), digest);
     memcpy(fp, digest, 16);
 }
 
@@ -231,7 +232,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
     char where[1024];
     int or_node = g->to_move(f->state) == c->attacker;
     snprintf(f->move, sizeof f->move, "%s", text);
-    memcpy(cf->state, f->state, g->state_size);
+    game_copy_state(g, cf->state, f->state);
     g->apply(cf->state, m);
     struct game_status s = g->status(cf->state);
     uint32_t slot, need = bound - 1;
@@ -339,7 +340,7 @@ static int leaf_wins(const struct checker *c, const void *st,
     const struct game *g = c->g;
     char text[64];
     for (int i = 0; i < n; i++) {
-        memcpy(child, st, g->state_size);
+        game_copy_state(g, child, st);
         g->apply(child, moves[i]);
         struct game_status s = g->status(child);
         if (s.outcome == attacker_win(c)) {
@@ -441,8 +442,7 @@ static int check_leaf(struct checker *c, long node, int ply)
         }
     }
     struct leaf_batch *b = c->batch;
-    memcpy(b->states + (size_t)b->n * c->state_stride, f->state,
-           c->g->state_size);
+    game_copy_state(c->g, b->states + (size_t)b->n * c->state_stride, f->state);
     b->node[b->n] = node;
     memcpy(b->where[b->n], where, sizeof where);
     if (++b->n == LEAF_BATCH)
@@ -789,7 +789,7 @@ int disproof_verify_threads(FILE *in, int threads,
         rc = frames_alloc(&c);
     }
     if (rc == 0) {
-        memcpy(c.frames[0].state, root, c.g->state_size);
+        game_copy_state(c.g, c.frames[0].state, root);
         rc = check_root(&c, (uint32_t)info->plies);
     }
     if (rc == 0) {

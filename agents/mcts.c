@@ -174,7 +174,7 @@ static void reset_tree(struct mcts *m, const struct game *g, const void *st)
     m->game_weights = m->weights + eval_weight_offset(m->eval);
     m->playout_ctx.eval = m->eval;
     m->have_root = 1;
-    memcpy(m->root_state, st, g->state_size);
+    game_copy_state(g, m->root_state, st);
     memset(&m->pool[0], 0, sizeof m->pool[0]);
     m->used = 1;
 }
@@ -289,7 +289,7 @@ static int expand(struct mcts *m, uint32_t n, const void *st)
             child->prior = capture_prior(m, st, child->move);
         if (!probe)
             continue;
-        memcpy(m->probe, st, g->state_size);
+        game_copy_state(g, m->probe, st);
         g->apply(m->probe, child->move);
         if (priors && m->prior_source == PRIOR_EVAL)
             child->prior = eval_prior(m, m->probe, seat);
@@ -373,7 +373,7 @@ static void iterate(struct mcts *m)
 {
     const struct game *g = m->game;
     void *st = m->state;
-    memcpy(st, m->root_state, g->state_size);
+    game_copy_state(g, st, m->root_state);
     uint32_t n = 0;
     int depth = 0;
     m->path[0] = 0;
@@ -458,7 +458,7 @@ static move_t mcts_choose(void *self, const struct game *g, const void *st,
 {
     struct mcts *m = self;
     if (!m->have_root || m->game != g
-        || memcmp(m->root_state, st, g->state_size) != 0)
+        || !game_same_state(g, m->root_state, st))
         reset_tree(m, g, st);
     m->hit_cap = 0;
     m->max_depth = 0;
@@ -536,7 +536,7 @@ static void mcts_observe(void *self, const struct game *g, const void *st,
 {
     struct mcts *m = self;
     if (!m->reuse || !m->have_root || m->game != g
-        || memcmp(m->root_state, st, g->state_size) != 0) {
+        || !game_same_state(g, m->root_state, st)) {
         m->have_root = 0;
         return;
     }

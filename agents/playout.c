@@ -34,7 +34,7 @@ static int wins_at_once(const struct game *g, const void *st, move_t m)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char probe[GAME_MAX_STATE_SIZE];
     int seat = g->to_move(st);
-    memcpy(probe, st, g->state_size);
+    game_copy_state(g, probe, st);
     g->apply(probe, m);
     game_check_invariants(g, probe, m);
     return g->status(probe).outcome == (seat == 0 ? GAME_WIN_SEAT0
@@ -85,7 +85,7 @@ static int allows_win(const struct playout_context *ctx, const struct game *g,
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char after[GAME_MAX_STATE_SIZE];
     move_t replies[GAME_MAX_MOVES];
-    memcpy(after, st, g->state_size);
+    game_copy_state(g, after, st);
     g->apply(after, m);
     game_check_invariants(g, after, m);
     int n = g->legal_moves(after, replies); /* 0 once the game is over */

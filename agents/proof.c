@@ -209,7 +209,7 @@ static int check_or(struct checker *c, const void *st, int ply)
                     c->next.number, ply + 1);
     if (rc)
         return -1;
-    memcpy(child, st, c->g->state_size);
+    game_copy_state(c->g, child, st);
     c->g->apply(child, m);
     rc = check_leaf_or_go_on(c, child, ply + 1, &l);
     if (rc == -2)
@@ -259,7 +259,7 @@ static int check_and(struct checker *c, const void *st, int ply,
             break;
         }
         seen[k] = 1;
-        memcpy(child, st, c->g->state_size);
+        game_copy_state(c->g, child, st);
         c->g->apply(child, m);
         rc = check_leaf_or_go_on(c, child, ply + 1, &l);
         if (rc == -2)

@@ -33,9 +33,9 @@ static uint32_t add_sat(uint32_t a, uint32_t b)
     return a >= INF - b ? INF : a + b;
 }
 
-/* A 64-bit hash of every byte of a state: histories and counters included,
- * so two states share an entry only if they are the same in every way the
- * rules can see. */
+/* A 64-bit hash of a state's used bytes (game_state_used): histories and
+ * counters included, so two states share an entry only if they are the
+ * same in every way the rules can see. */
 static uint64_t state_key(const void *st, size_t size)
 {
     /* Four independent lanes, so the multiplies overlap: this runs for
@@ -68,7 +68,7 @@ static uint64_t state_key(const void *st, size_t size)
 static uint64_t tt_key(const struct game *g, const void *st)
 {
     uint64_t k = g->search_key ? g->search_key(st)
-                               : state_key(st, g->state_size);
+                               : state_key(st, game_state_used(g, st));
     return k | 1;
 }
 
@@ -172,7 +172,7 @@ static int attacker_wins_at_once(const struct solver *s, const void *st)
                                                    : GAME_WIN_SEAT1;
     int n = g->legal_moves(st, moves);
     for (int i = 0; i < n; i++) {
-        memcpy(child, st, g->state_size);
+        game_copy_state(g, child, st);
         g->apply(child, moves[i]);
         if (g->status(child).outcome == win)
             return 1;
@@ -200,7 +200,7 @@ static int settle_near_bound(struct solver *s, const void *st, uint32_t depth,
         win = 1;
         for (int i = 0; i < n && win; i++) {
             uint32_t cpn, cdn;
-            memcpy(child, st, g->state_size);
+            game_copy_state(g, child, st);
             g->apply(child, moves[i]);
             if (settled(s, child, 1, &cpn, &cdn))
                 win = cpn == 0;
@@ -233,7 +233,7 @@ static int expand(struct solver *s, const void *st, uint32_t depth,
     unsigned char *child = solver_line(s, depth - 1);
     int n = solver_moves(s, st, depth, l->moves);
     for (int i = 0; i < n; i++) {
-        memcpy(child, st, g->state_size);
+        game_copy_state(g, child, st);
         g->apply(child, l->moves[i]);
         l->key[i] = 0;
         if (settled(s, child, depth - 1, &l->pn[i], &l->dn[i]))
@@ -248,7 +248,7 @@ static int expand(struct solver *s, const void *st, uint32_t depth,
                    &l->dn[i]);
         if (l->key[i] && depth - 1 <= 2 && l->pn[i] && l->dn[i]
             && !s->out_of_budget) {
-            memcpy(child, st, g->state_size);
+            game_copy_state(g, child, st);
             g->apply(child, l->moves[i]);
             if (settle_near_bound(s, child, depth - 1,
                                   g->to_move(child) == s->attacker,
@@ -332,7 +332,7 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
         }
         /* The child's own level is deeper, so l stays valid. */
         unsigned char *child = solver_line(s, depth - 1);
-        memcpy(child, st, g->state_size);
+        game_copy_state(g, child, st);
         g->apply(child, l->moves[pick]);
         mid(s, child, depth - 1, c_pn, c_dn, &l->pn[pick], &l->dn[pick]);
     }
@@ -432,13 +432,13 @@ static void principal_variation(struct solver *s, const void *st,
     _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
     _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
     move_t moves[GAME_MAX_MOVES];
-    memcpy(cur, st, g->state_size);
+    game_copy_state(g, cur, st);
     r->pv_len = 0;
     while (depth > 0 && g->status(cur).outcome == GAME_ONGOING) {
         int n = solver_moves(s, cur, depth, moves), chosen = -1;
         int or_node = g->to_move(cur) == s->attacker;
         for (int i = 0; i < n && (chosen < 0 || !or_node); i++) {
-            memcpy(child, cur, g->state_size);
+            game_copy_state(g, child, cur);
             g->apply(child, moves[i]);
             if (or_node ? child_proven(s, child, depth - 1)
                         : g->status(child).outcome == GAME_ONGOING || chosen < 0)
@@ -519,7 +519,7 @@ static int write_tree(struct solver *s, const void *st, uint32_t depth,
     int or_node = g->to_move(st) == s->attacker;
     int written = 0;
     for (int i = 0; i < n; i++) {
-        memcpy(child, st, g->state_size);
+        game_copy_state(g, child, st);
         g->apply(child, moves[i]);
         int proven = child_proven(s, child, depth - 1);
         if (or_node && !proven)
@@ -559,9 +559,9 @@ int solver_write_proof(const struct variant *v, const void *st,
 
 /* ---- what solver_disproof.c uses (solver_internal.h) -------------------- */
 
-uint64_t solver_state_key(const void *st, size_t size)
+uint64_t solver_state_key(const struct game *g, const void *st)
 {
-    return state_key(st, size);
+    return state_key(st, game_state_used(g, st));
 }
 
 uint64_t solver_tt_key(const struct solver *s, const void *st)

@@ -215,7 +215,7 @@ static int edge_move(struct dag *d, const void *st, move_t m, void *child,
 {
     const struct game *g = d->s->g;
     char buf[64];
-    memcpy(child, st, g->state_size);
+    game_copy_state(g, child, st);
     g->apply(child, m);
     *o = g->status(child).outcome;
     if (*o == (d->s->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1))
@@ -256,7 +256,7 @@ static int pick_reply(struct dag *d, const void *st, uint32_t depth,
     for (int pass = first; pass < 3; pass++)
         for (int i = 0; i < nm; i++) {
             uint32_t pn, dn;
-            memcpy(child, st, g->state_size);
+            game_copy_state(g, child, st);
             g->apply(child, moves[i]);
             if (solver_settled(s, child, depth - 1, &pn, &dn)) {
                 if (dn == 0)
@@ -264,7 +264,7 @@ static int pick_reply(struct dag *d, const void *st, uint32_t depth,
                 continue;
             }
             if (pass == 0
-                && dag_find(d, solver_state_key(child, g->state_size),
+                && dag_find(d, solver_state_key(g, child),
                             g->hash(child), depth - 1) >= 0)
                 return i;
             if (pass == 1) {
@@ -285,7 +285,7 @@ static int dag_build(struct dag *d, const void *st, uint32_t depth,
 {
     struct solver *s = d->s;
     const struct game *g = s->g;
-    const uint64_t key = solver_state_key(st, g->state_size), check = g->hash(st);
+    const uint64_t key = solver_state_key(g, st), check = g->hash(st);
     int32_t id = dag_find(d, key, check, depth);
     if (id >= 0) {
         d->nodes[id].refs++;
@@ -304,7 +304,7 @@ static int dag_build(struct dag *d, const void *st, uint32_t depth,
     int nm = solver_moves(s, st, depth, moves);
     if (or_node && depth >= 2) {
         for (int i = 0; i < nm && rc == 0; i++) {
-            memcpy(child, st, g->state_size);
+            game_copy_state(g, child, st);
             g->apply(child, moves[i]);
             if (g->status(child).outcome == GAME_ONGOING
                 && !child_disproven(s, child, depth - 1))

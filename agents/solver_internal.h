@@ -68,9 +68,10 @@ static inline unsigned char *solver_line(const struct solver *s, uint32_t d)
 int solver_moves(const struct solver *s, const void *st, uint32_t depth,
                  move_t *moves);
 
-/* A 64-bit hash of every byte of a state: what the disproof's DAG shares
- * positions by, as the checker fingerprints whole states. */
-uint64_t solver_state_key(const void *st, size_t size);
+/* A 64-bit hash of a state's used bytes (game_state_used): what the
+ * disproof's DAG shares positions by, as the checker fingerprints those
+ * bytes. */
+uint64_t solver_state_key(const struct game *g, const void *st);
 /* The table's key for st (the game's search_key, or every byte). */
 uint64_t solver_tt_key(const struct solver *s, const void *st);
 /* The table's (pn, dn) for a state at depth plies left ((1, 1) if none). */

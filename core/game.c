@@ -177,7 +177,7 @@ static uint64_t perft_rec(const struct game *g, const void *st, int depth,
     _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
-        memcpy(child, st, g->state_size);
+        game_copy_state(g, child, st);
         g->apply(child, buf[i]);
         game_check_invariants(g, child, buf[i]);
         total += perft_rec(g, child, depth - 1, buf + g->max_moves);

@@ -3,8 +3,8 @@
  *
  * A game is a const table of function pointers (struct game), shared by all
  * threads. Its state is plain fixed-size data with no pointers, so callers
- * copy it with memcpy (one copy per playout) and keep it on the stack in a
- * buffer of GAME_MAX_STATE_SIZE bytes. A move is a 32-bit integer whose bit
+ * copy it with memcpy (game_copy_state copies only the bytes in use) and
+ * keep it on the stack in a buffer of GAME_MAX_STATE_SIZE bytes. A move is a 32-bit integer whose bit
  * layout each game documents beside its own code; callers treat it as opaque.
  *
  * Seats: seat 0 is the side that moves first under the variant, seat 1 the
@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "variant.h"
 
@@ -123,7 +124,7 @@ struct game {
      * everything else in the state the rules read from here on (side to
      * move, counters, the live repetition stretch, the variant's rules),
      * so two states that play alike share it even where their bytes
-     * differ (piece lists in another order, the history ring's stale
+     * differ (piece lists in another order, the history ring's unused
      * slots), and two that may not differ in it but for a 64-bit
      * collision. Far cheaper than hashing the whole state. A search runs
      * within one variant, so a rule left out (tafl's king_throne and
@@ -147,7 +148,37 @@ struct game {
      * would show as a part that does not verify. */
     int (*mirror_move_text)(const char *text, char *buf, size_t n);
     int (*mirror_position_text)(const char *text, char *buf, size_t n);
+
+    /* How many leading bytes of st hold it (<= state_size): copying them
+     * copies the state whole, and nothing reads the bytes after them (a
+     * repetition ring's unused slots, history.h). Use game_copy_state and
+     * game_state_used rather than state_size wherever states are copied,
+     * hashed or compared. NULL: all state_size bytes. */
+    size_t (*state_used)(const void *st);
 };
+
+/* The bytes of st that hold it: g->state_used(st), or g->state_size. */
+static inline size_t game_state_used(const struct game *g, const void *st)
+{
+    return g->state_used ? g->state_used(st) : g->state_size;
+}
+
+/* Copies the state src to dst (buffers of g->state_size bytes that do not
+ * overlap): only the bytes game_state_used names, so the rest of dst keeps
+ * whatever it held, which nothing reads. */
+static inline void game_copy_state(const struct game *g, void *dst,
+                                   const void *src)
+{
+    memcpy(dst, src, game_state_used(g, src));
+}
+
+/* Whether states a and b are the same state: the same used bytes. */
+static inline int game_same_state(const struct game *g, const void *a,
+                                  const void *b)
+{
+    size_t n = game_state_used(g, a);
+    return n == game_state_used(g, b) && memcmp(a, b, n) == 0;
+}
 
 /* The fields every game's state starts with, as its first member `head`,
  * so that the functions below serve every game: the vtable's to_move,

@@ -6,13 +6,20 @@
  *
  * An irreversible move makes every earlier position unreachable, so the
  * repetition count needs only the positions since. The last HISTORY_PLIES
- * of them are kept in a ring indexed by ply; a position longer ago than
- * that is not compared (RULES.md's reading: repetition is remembered over
- * the last 256 plies since a capture).
+ * of them are kept in a ring indexed by their place in the stretch; a
+ * position longer ago than that is not compared (RULES.md's reading:
+ * repetition is remembered over the last 256 plies since a capture).
+ *
+ * The stretch starts at slot 0, so while it is shorter than the ring its
+ * positions fill the ring's first `len` slots and the slots after them
+ * are never read. A state whose history is its last member can therefore
+ * be copied without them (history_used_bytes, game.h's state_used): a
+ * copy costs the stretch's length, not the ring's 2 KiB.
  */
 #ifndef RULELAB_HISTORY_H
 #define RULELAB_HISTORY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "game.h"
@@ -22,57 +29,73 @@
 struct history {
     uint16_t quiet_plies; /* plies since the last irreversible move */
     uint16_t len; /* positions in ring since then, at most HISTORY_PLIES */
-    uint64_t ring[HISTORY_PLIES]; /* position hashes, indexed by ply */
+    uint32_t next; /* positions recorded in the stretch (mod 2^32): the
+                      newest is in slot (next - 1) % HISTORY_PLIES */
+    uint64_t ring[HISTORY_PLIES]; /* position hashes; slots >= len unused */
 };
 
-/* Starts a stretch at the position with `hash`, reached at `ply`, as its
- * own first occurrence. quiet_plies is left as it is (a position read from
- * text sets it from the text). */
-static inline void history_start(struct history *h, uint32_t ply,
-                                 uint64_t hash)
+/* The leading bytes of h that hold what it records: its counters and its
+ * first len slots, which are all its live positions. */
+static inline size_t history_used_bytes(const struct history *h)
 {
-    h->len = 1;
-    h->ring[ply % HISTORY_PLIES] = hash;
+    return offsetof(struct history, ring) + sizeof h->ring[0] * h->len;
 }
 
-/* Records the position with `hash` reached at `ply` by a move; an
- * irreversible move starts a new stretch. quiet_plies stops at UINT16_MAX. */
-static inline void history_push(struct history *h, uint32_t ply,
-                                uint64_t hash, int irreversible)
+/* The slot of the position `back` positions before the newest
+ * (back < len). */
+static inline uint64_t history_back(const struct history *h, uint32_t back)
+{
+    return h->ring[(h->next - 1 - back) % HISTORY_PLIES];
+}
+
+/* Starts a stretch at the position with `hash` as its own first
+ * occurrence. quiet_plies is left as it is (a position read from text sets
+ * it from the text). */
+static inline void history_start(struct history *h, uint64_t hash)
+{
+    h->len = 1;
+    h->next = 1;
+    h->ring[0] = hash;
+}
+
+/* Records the position with `hash` reached by a move; an irreversible move
+ * starts a new stretch. quiet_plies stops at UINT16_MAX. */
+static inline void history_push(struct history *h, uint64_t hash,
+                                int irreversible)
 {
     if (irreversible) {
         h->quiet_plies = 0;
-        h->len = 0;
-    } else if (h->quiet_plies < UINT16_MAX) {
-        h->quiet_plies++;
+        history_start(h, hash);
+        return;
     }
-    h->ring[ply % HISTORY_PLIES] = hash;
+    if (h->quiet_plies < UINT16_MAX)
+        h->quiet_plies++;
+    h->ring[h->next % HISTORY_PLIES] = hash;
+    h->next++;
     if (h->len < HISTORY_PLIES)
         h->len++;
 }
 
-/* How often the position with `hash` at `ply` (the latest recorded) has
- * occurred in the stretch with the same side to move: 1 + the matches two,
- * four, ... plies back. */
-static inline int history_repetitions(const struct history *h, uint32_t ply,
-                                      uint64_t hash)
+/* How often the position with `hash` (the latest recorded) has occurred in
+ * the stretch with the same side to move: 1 + the matches two, four, ...
+ * positions back. */
+static inline int history_repetitions(const struct history *h, uint64_t hash)
 {
     int count = 1;
-    for (int back = 2; back < h->len; back += 2)
-        if (h->ring[(ply - (uint32_t)back) % HISTORY_PLIES] == hash)
+    for (uint32_t back = 2; back < h->len; back += 2)
+        if (history_back(h, back) == hash)
             count++;
     return count;
 }
 
-/* h mixed with what the draw rules can still see of the stretch at ply:
- * its quiet-ply count, its length and its live positions' hashes, newest
- * first (the ring's stale slots are left out: no rule reads them). */
-static inline uint64_t history_key(uint64_t h, const struct history *hist,
-                                   uint32_t ply)
+/* h mixed with what the draw rules can still see of the stretch: its
+ * quiet-ply count, its length and its live positions' hashes, newest
+ * first. */
+static inline uint64_t history_key(uint64_t h, const struct history *hist)
 {
     h = game_key_mix(h, (uint64_t)hist->quiet_plies << 16 | hist->len);
     for (uint32_t back = 0; back < hist->len; back++)
-        h = game_key_mix(h, hist->ring[(ply - back) % HISTORY_PLIES]);
+        h = game_key_mix(h, history_back(hist, back));
     return h;
 }
 

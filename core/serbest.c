@@ -145,7 +145,7 @@ static void settle_status(struct serbest_state *s, int khan)
             game_set_result(h, -1, REASON_STALEMATE);
     } else {
         enum end_reason draw = game_count_draw(
-            history_repetitions(&s->history, s->ply, h->hash),
+            history_repetitions(&s->history, h->hash),
             s->history.quiet_plies, s->no_capture_limit, s->ply, s->max_plies);
         if (draw != REASON_NONE)
             game_set_result(h, -1, draw);
@@ -161,7 +161,7 @@ static void serbest_init(void *st, const struct variant *v)
     for (int colour = 0; colour < 2; colour++)
         for (int kind = 1; kind < SERBEST_KINDS; kind++)
             set_hand(s, colour, kind, start_hand[kind]);
-    history_start(&s->history, s->ply, s->head.hash);
+    history_start(&s->history, s->head.hash);
 }
 
 static void serbest_apply(void *st, move_t m)
@@ -187,7 +187,7 @@ static void serbest_apply(void *st, move_t m)
     s->head.side ^= 1;
     s->head.hash ^= side_key();
     s->ply++;
-    history_push(&s->history, s->ply, s->head.hash, irreversible);
+    history_push(&s->history, s->head.hash, irreversible);
     settle_status(s, khan);
 }
 
@@ -374,7 +374,7 @@ static int from_text(struct serbest_state *s, const struct variant *v,
                               "on the board or in hand (each side has "
                               "exactly one; kings are never captured)",
                               colour ? "black" : "white");
-    history_start(&s->history, s->ply, s->head.hash);
+    history_start(&s->history, s->head.hash);
     settle_status(s, 0);
     if (white_khan || black_khan)
         game_set_result(&s->head, white_khan ? SERBEST_WHITE : SERBEST_BLACK,
@@ -456,7 +456,19 @@ static uint64_t serbest_search_key(const void *st)
                             | (uint64_t)s->stalemate << 16);
     h = game_key_mix(h, (uint64_t)s->no_capture_limit
                             | (uint64_t)s->max_plies << 32);
-    return game_key_mix(history_key(h, &s->history, s->ply), 0);
+    return game_key_mix(history_key(h, &s->history), 0);
+}
+
+/* serbest_game.state_used: everything up to the history, and the
+ * history's used slots (history is the state's last member). */
+_Static_assert(offsetof(struct serbest_state, history) + sizeof(struct history)
+                   == sizeof(struct serbest_state),
+               "the history is the state's last member");
+static size_t serbest_state_used(const void *st)
+{
+    const struct serbest_state *s = st;
+    return offsetof(struct serbest_state, history)
+           + history_used_bytes(&s->history);
 }
 
 const struct game serbest_game = {
@@ -487,4 +499,5 @@ const struct game serbest_game = {
     .wins_at_once = serbest_wins_at_once,
     .mirror_move_text = serbest_mirror_move_text,
     .mirror_position_text = notation_mirror_position,
+    .state_used = serbest_state_used,
 };

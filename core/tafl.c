@@ -429,7 +429,7 @@ static void settle_status(struct tafl_state *s, int mover)
         game_set_result(h, h->side ^ 1, REASON_NO_MOVES);
     } else {
         int reps = mover >= 0 && s->repetition_draw
-                       ? history_repetitions(&s->history, s->ply, h->hash)
+                       ? history_repetitions(&s->history, h->hash)
                        : 0;
         enum end_reason draw = game_count_draw(reps, s->history.quiet_plies,
                                                s->no_capture_limit, s->ply,
@@ -461,7 +461,7 @@ static void tafl_init(void *st, const struct variant *v)
                       TAFL_SQ(file++, rank));
     }
     set_side(s, s->head.first);
-    history_start(&s->history, s->ply, s->head.hash);
+    history_start(&s->history, s->head.hash);
 }
 
 static void tafl_apply(void *st, move_t m)
@@ -486,7 +486,7 @@ static void tafl_apply(void *st, move_t m)
     }
     set_side(s, side ^ 1);
     s->ply++;
-    history_push(&s->history, s->ply, s->head.hash, taken);
+    history_push(&s->history, s->head.hash, taken);
     settle_status(s, side);
 }
 
@@ -577,7 +577,7 @@ static int tafl_from_text(void *st, const struct variant *v, const char *text,
     set_side(s, side);
     s->history.quiet_plies = (uint16_t)nocap;
     s->ply = ply;
-    history_start(&s->history, s->ply, s->head.hash);
+    history_start(&s->history, s->head.hash);
     settle_status(s, -1);
     return 0;
 }
@@ -641,7 +641,19 @@ static uint64_t tafl_search_key(const void *st)
     h = game_key_mix(h, (uint64_t)s->repetition_limit
                             | (uint64_t)s->no_capture_limit << 16
                             | (uint64_t)s->max_plies << 32);
-    return game_key_mix(history_key(h, &s->history, s->ply), 0);
+    return game_key_mix(history_key(h, &s->history), 0);
+}
+
+/* tafl_game.state_used: everything up to the history, and the
+ * history's used slots (history is the state's last member). */
+_Static_assert(offsetof(struct tafl_state, history) + sizeof(struct history)
+                   == sizeof(struct tafl_state),
+               "the history is the state's last member");
+static size_t tafl_state_used(const void *st)
+{
+    const struct tafl_state *s = st;
+    return offsetof(struct tafl_state, history)
+           + history_used_bytes(&s->history);
 }
 
 const struct game tafl_game = {
@@ -670,4 +682,5 @@ const struct game tafl_game = {
     .search_key = tafl_search_key,
     .mirror_move_text = tafl_mirror_move_text,
     .mirror_position_text = notation_mirror_position,
+    .state_used = tafl_state_used,
 };

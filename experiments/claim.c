@@ -196,7 +196,7 @@ static void solve_candidate(struct candidate *c, const struct claim_options *o)
     if (c->failed)
         return;
     _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
-    memcpy(cur, st, g->state_size);
+    game_copy_state(g, cur, st);
     size_t len = 0;
     c->pv[0] = '\0';
     for (int i = 0; i < c->r.pv_len && len + 40 < sizeof c->pv; i++) {

@@ -71,7 +71,7 @@ static void line_text(const struct game *g, const void *st,
                       const struct solver_result *r, char *buf, size_t n)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
-    memcpy(cur, st, g->state_size);
+    game_copy_state(g, cur, st);
     buf[0] = '\0';
     for (int i = 0; i < r->pv_len; i++) {
         if (append_move(g, cur, r->pv[i], buf, n) != 0)
@@ -96,7 +96,7 @@ static int losing(const struct game *g, const void *st, move_t m,
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
     int mover = g->to_move(st);
-    memcpy(child, st, g->state_size);
+    game_copy_state(g, child, st);
     g->apply(child, m);
     if (g->status(child).outcome != GAME_ONGOING)
         return seat_won(g, child, !mover);
@@ -245,7 +245,7 @@ static int check_replies(const struct game *g, const void *child, int mover,
     move_t replies[GAME_MAX_MOVES];
     int n = g->legal_moves(child, replies), open = 0;
     for (int i = 0; i < n; i++) {
-        memcpy(gc, child, g->state_size);
+        game_copy_state(g, gc, child);
         g->apply(gc, replies[i]);
         if (g->status(gc).outcome != GAME_ONGOING) {
             if (!seat_won(g, gc, mover)) {
@@ -280,7 +280,7 @@ int tactics_check(const struct tactic *t, move_t m, uint64_t nodes, size_t mb,
     if (tactics_setup(t, st, err, errsz) != 0)
         return -1;
     int mover = g->to_move(st);
-    memcpy(child, st, g->state_size);
+    game_copy_state(g, child, st);
     g->apply(child, m);
     if (t->kind == TACTIC_DEFEND) {
         int l = losing(g, st, m, nodes, mb, &spent, err, errsz);
@@ -336,7 +336,7 @@ static int check_moves(const struct tactic *t, const void *st, char *err,
     _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
     const struct game *g = t->variant.game;
     char list[TACTIC_MOVES_MAX], *save = NULL;
-    memcpy(cur, st, g->state_size);
+    game_copy_state(g, cur, st);
     snprintf(list, sizeof list, "%s", t->moves);
     int count = 0;
     for (char *tok = strtok_r(list, " ", &save); tok;

@@ -42,7 +42,7 @@ static int wins_in_one(const struct game *g, const void *st)
     enum game_outcome win = g->to_move(st) == 0 ? GAME_WIN_SEAT0
                                                 : GAME_WIN_SEAT1;
     for (int i = 0; i < n; i++) {
-        memcpy(next, st, g->state_size);
+        game_copy_state(g, next, st);
         g->apply(next, moves[i]);
         if (g->status(next).outcome == win)
             return 1;

@@ -2,7 +2,9 @@
  * test_game.c -- what core/game.c adds to the games: game_perft's error
  * return when memory is short, and the state_ok invariant check that Debug
  * builds run after every apply (RULELAB_CHECK_INVARIANTS) catching a
- * corrupted state in each game.
+ * corrupted state in each game; and that a state copied with
+ * game_copy_state (only the bytes game_state_used names, the rest of the
+ * buffer left as it was) plays exactly like a whole copy.
  *
  * This suite is linked with -Wl,--wrap=malloc (tests/CMakeLists.txt), so
  * every malloc in the core goes through __wrap_malloc below, which fails on
@@ -19,7 +21,9 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "history.h"
 #include "jetan.h"
+#include "rng.h"
 #include "serbest.h"
 #include "tafl.h"
 
@@ -107,6 +111,83 @@ static void test_state_ok_catches_corruption(void **state)
     assert_false(jetan_game.state_ok(&j));
 }
 
+/* The history of a tafl or Serbest state (jetan has none: NULL). */
+static const struct history *history_of(const struct game *g, const void *st)
+{
+    if (g == &tafl_game)
+        return &((const struct tafl_state *)st)->history;
+    if (g == &serbest_game)
+        return &((const struct serbest_state *)st)->history;
+    return NULL;
+}
+
+/* Two lines of play with the same random moves: `whole` copied in full
+ * at every ply (memcpy of state_size bytes), `part` with game_copy_state
+ * into a buffer first filled with a fresh garbage byte. If any rule read
+ * a byte past game_state_used, the garbage would make the lines part:
+ * their used bytes, legal moves, status, hash and search key must agree
+ * at every ply. The variants' long quiet stretches (no no-capture limit)
+ * wrap the 256-slot repetition ring, and the test checks that they do,
+ * and that a repetition draw is among the games' ends. */
+static void test_partial_copy_plays_alike(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "serbest", "serbest(no_capture_limit=0,max_plies=1500)", "jetan",
+        "tafl", "tafl(no_capture_limit=0,max_plies=1500)",
+        "tafl(escape=edge,king_armed=1,throne_hostile=1,throne_passable=0,"
+        "king_capture=custodial,repetition_limit=0,no_capture_limit=0,"
+        "max_plies=1500)"};
+    static _Alignas(GAME_STATE_ALIGN) unsigned char whole[GAME_MAX_STATE_SIZE],
+        part[GAME_MAX_STATE_SIZE], next[GAME_MAX_STATE_SIZE];
+    static move_t moves[GAME_MAX_MOVES], moves2[GAME_MAX_MOVES];
+    int wrapped = 0, repetitions = 0;
+    struct rng r;
+    rng_seed(&r, 2026);
+    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
+        struct variant v;
+        start_of(variants[k], &v, whole);
+        const struct game *g = v.game;
+        for (int game = 0; game < 12; game++) {
+            start_of(variants[k], &v, whole);
+            memset(part, 0x5a, sizeof part);
+            game_copy_state(g, part, whole);
+            for (;;) {
+                assert_true(game_state_used(g, part) <= g->state_size);
+                assert_true(game_same_state(g, whole, part));
+                assert_true(g->state_ok(part));
+                assert_int_equal(g->hash(whole), g->hash(part));
+                assert_true(g->search_key(whole) == g->search_key(part));
+                struct game_status a = g->status(whole), b = g->status(part);
+                assert_int_equal(a.outcome, b.outcome);
+                assert_int_equal(a.reason, b.reason);
+                int n = g->legal_moves(whole, moves);
+                assert_int_equal(g->legal_moves(part, moves2), n);
+                assert_memory_equal(moves, moves2, sizeof *moves * (size_t)n);
+                const struct history *h = history_of(g, whole);
+                wrapped += h && h->next > HISTORY_PLIES;
+                if (n == 0) {
+                    repetitions += a.reason == REASON_REPETITION;
+                    break;
+                }
+                move_t m = moves[rng_below(&r, (uint32_t)n)];
+                memcpy(next, whole, g->state_size);
+                g->apply(next, m);
+                memcpy(whole, next, g->state_size);
+                memset(next, (int)rng_below(&r, 256), sizeof next);
+                game_copy_state(g, next, part);
+                g->apply(next, m);
+                memset(part, (int)rng_below(&r, 256), sizeof part);
+                game_copy_state(g, part, next);
+            }
+        }
+    }
+    printf("plies with a wrapped ring: %d; repetition draws: %d\n", wrapped,
+           repetitions);
+    assert_true(wrapped > 0);
+    assert_true(repetitions > 0);
+}
+
 int main(void)
 {
 #ifdef RULELAB_CHECK_INVARIANTS
@@ -117,6 +198,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perft_reports_allocation_failure),
         cmocka_unit_test(test_state_ok_catches_corruption),
+        cmocka_unit_test(test_partial_copy_plays_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

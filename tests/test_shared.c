@@ -223,18 +223,18 @@ static void test_history(void **state)
     int start = 0;
     seen[0] = 100;
     h.quiet_plies = 3;
-    history_start(&h, ply, seen[0]);
+    history_start(&h, seen[0]);
     for (int i = 1; i < 2000; i++) {
         int capture = i < 1000 && rng_below(&r, 20) == 0;
         seen[i] = capture ? 1000 + (uint64_t)i : 100 + rng_below(&r, 6);
         ply++;
-        history_push(&h, ply, seen[i], capture);
+        history_push(&h, seen[i], capture);
         if (capture)
             start = i;
         int naive = 1;
         for (int j = i - 2; j >= start && i - j < HISTORY_PLIES; j -= 2)
             naive += seen[j] == seen[i];
-        assert_int_equal(history_repetitions(&h, ply, seen[i]), naive);
+        assert_int_equal(history_repetitions(&h, seen[i]), naive);
         int quiet = i - start + (start == 0 ? 3 : 0);
         assert_int_equal(h.quiet_plies, quiet > UINT16_MAX ? UINT16_MAX
                                                            : quiet);

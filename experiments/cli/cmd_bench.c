@@ -57,7 +57,7 @@ static void play_one(const struct game *g, const void *start, struct rng *r,
                      struct bench_totals *t)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    memcpy(st, start, g->state_size);
+    game_copy_state(g, st, start);
     t->plies += (uint64_t)playout_run(playout_policies[0], g, st, r, 0);
     struct game_status s = g->status(st);
     t->playouts++;
@@ -149,7 +149,7 @@ static struct ab_bench ab_rate(const struct game *g, const void *start)
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
         move_t moves[GAME_MAX_MOVES];
         struct rng r;
-        memcpy(st, start, g->state_size);
+        game_copy_state(g, st, start);
         rng_seed(&r, (uint64_t)i);
         for (int p = 0; p < 10 * i && g->status(st).outcome == GAME_ONGOING;
              p++)

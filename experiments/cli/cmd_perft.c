@@ -85,7 +85,7 @@ static int run_perft(int argc, char **argv)
         for (int i = 0; i < n; i++) {
             char text[32];
             uint64_t c;
-            memcpy(child, st, g->state_size);
+            game_copy_state(g, child, st);
             g->apply(child, buf[i]);
             game_check_invariants(g, child, buf[i]);
             if (perft_or_report(g, child, (int)depth - 1, &c) != 0)

@@ -26,7 +26,7 @@ static void print_line(const struct game *g, const void *st,
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char cur[GAME_MAX_STATE_SIZE];
     char text[32];
-    memcpy(cur, st, g->state_size);
+    game_copy_state(g, cur, st);
     printf("line:     ");
     for (int i = 0; i < r->pv_len; i++) {
         g->move_to_text(cur, r->pv[i], text, sizeof text);

@@ -99,6 +99,14 @@ int solver_write_proof(const struct variant *v, const void *st,
                        const struct solver_options *o, FILE *out,
                        struct solver_result *r, char *err, size_t errsz);
 
+/* The root a certificate is about: st's text into position, and root
+ * set up from it, the position exactly as the checker will rebuild it,
+ * so no history the text lacks can make the two disagree. Returns 0, or
+ * -1 with a message. */
+int solver_root_from_text(const struct variant *v, const void *st,
+                          void *root, char *position, size_t possz,
+                          char *err, size_t errsz);
+
 /* What solver_write_certificate wrote for a no-win answer. */
 struct solver_certificate {
     long nodes, shared; /* the disproof's node records; those shared */

@@ -90,13 +90,6 @@ int solver_init(struct solver *s, const struct game *g, const void *st,
                 const struct solver_options *o, char *err, size_t errsz);
 void solver_free(struct solver *s);
 
-/* st's text into position, and root set up from it: the position exactly
- * as the checker will rebuild it, so no history the text lacks can make
- * the two disagree. Returns 0, or -1 with a message. */
-int solver_root_from_text(const struct variant *v, const void *st,
-                          void *root, char *position, size_t possz,
-                          char *err, size_t errsz);
-
 /* Searches root (its text `position`, set up under v) on the initialised
  * s and writes the answer's certificate to out: a proof for a win; for
  * no win a disproof if `disproof`; the mirror image of either to twin

@@ -44,11 +44,9 @@ static int root_setup(struct split_root *root, const struct variant *v,
 {
     const struct game *g = v->game;
     root->v = v;
-    if (g->to_text(st, root->position, sizeof root->position) < 0
-        || g->from_text(root->st, v, root->position, err, errsz) != 0) {
-        snprintf(err, errsz, "the position does not round-trip through text");
+    if (solver_root_from_text(v, st, root->st, root->position,
+                              sizeof root->position, err, errsz) != 0)
         return -1;
-    }
     variant_canonical(v, root->canonical, sizeof root->canonical);
     root->n = g->legal_moves(root->st, root->moves);
     return 0;

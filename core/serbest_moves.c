@@ -285,6 +285,15 @@ static unsigned adjacent_check_kinds(int dx, int dy, int us)
     return kinds;
 }
 
+/* Whether the board squares sq and king are neighbours (the mailbox's
+ * border columns keep a difference of 1, 11, 12 or 13 from wrapping round
+ * a rank's end). */
+static int beside(int sq, int king)
+{
+    int d = sq > king ? sq - king : king - sq;
+    return d == 1 || (d >= 11 && d <= 13);
+}
+
 /* Drops of the non-king kinds in hand on the empty square sq. */
 static int drops_on(const struct serbest_state *s, int sq, const int *kinds,
                     int nkinds, int enemy_king, move_t *out)
@@ -375,10 +384,31 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
         return n;
     }
     if (nkinds) {
+        /* Only the 8 squares beside the enemy king can forbid a kind
+         * (drops_on); on every other empty square each kind in hand is a
+         * drop, written from its move bits (to = 0) with the square or'd
+         * in. The order is drops_on's: square by square, kinds in order.
+         * All SERBEST_KINDS slots are written each time (a fixed-width
+         * loop the compiler vectorises) and n moves on by nkinds, so up to
+         * 8 - nkinds slots past the last drop get junk that the next
+         * square or move overwrites or nobody reads: at most 6 kinds on at
+         * most 100 squares keep every write far below max_moves. */
+        const int guarded = enemy_king && !s->adjacent_drop_check;
+        move_t base[SERBEST_KINDS] = {0};
+        for (int k = 0; k < nkinds; k++)
+            base[k] = SERBEST_DROP(kinds[k], 0);
         for (int rank = 0; rank < 10; rank++)
-            for (int sq = SERBEST_SQ(0, rank); sq <= SERBEST_SQ(9, rank); sq++)
-                if (s->board[sq] == SERBEST_EMPTY)
+            for (int sq = SERBEST_SQ(0, rank); sq <= SERBEST_SQ(9, rank); sq++) {
+                if (s->board[sq] != SERBEST_EMPTY)
+                    continue;
+                if (guarded && beside(sq, enemy_king)) {
                     n += drops_on(s, sq, kinds, nkinds, enemy_king, out + n);
+                    continue;
+                }
+                for (int k = 0; k < SERBEST_KINDS; k++)
+                    out[n + k] = base[k] | (move_t)sq;
+                n += nkinds;
+            }
     }
     if (s->hand[us][SERBEST_KING])
         n += king_drops(s, out + n);

@@ -442,7 +442,8 @@ static int check_leaf(struct checker *c, long node, int ply)
         }
     }
     struct leaf_batch *b = c->batch;
-    game_copy_state(c->g, b->states + (size_t)b->n * c->state_stride, f->state);
+    game_copy_state(c->g, b->states + (size_t)b->n * c->state_stride,
+                    f->state);
     b->node[b->n] = node;
     memcpy(b->where[b->n], where, sizeof where);
     if (++b->n == LEAF_BATCH)

@@ -4,8 +4,9 @@
  * A game is a const table of function pointers (struct game), shared by all
  * threads. Its state is plain fixed-size data with no pointers, so callers
  * copy it with memcpy (game_copy_state copies only the bytes in use) and
- * keep it on the stack in a buffer of GAME_MAX_STATE_SIZE bytes. A move is a 32-bit integer whose bit
- * layout each game documents beside its own code; callers treat it as opaque.
+ * keep it on the stack in a buffer of GAME_MAX_STATE_SIZE bytes. A move
+ * is a 32-bit integer whose bit layout each game documents beside its own
+ * code; callers treat it as opaque.
  *
  * Seats: seat 0 is the side that moves first under the variant, seat 1 the
  * other. Outcomes are reported by seat; seat_side() names the side (colour)

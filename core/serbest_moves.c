@@ -397,8 +397,9 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
         move_t base[SERBEST_KINDS] = {0};
         for (int k = 0; k < nkinds; k++)
             base[k] = SERBEST_DROP(kinds[k], 0);
-        for (int rank = 0; rank < 10; rank++)
-            for (int sq = SERBEST_SQ(0, rank); sq <= SERBEST_SQ(9, rank); sq++) {
+        for (int rank = 0; rank < 10; rank++) {
+            const int last = SERBEST_SQ(9, rank);
+            for (int sq = SERBEST_SQ(0, rank); sq <= last; sq++) {
                 if (s->board[sq] != SERBEST_EMPTY)
                     continue;
                 if (guarded && beside(sq, enemy_king)) {
@@ -409,6 +410,7 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
                     out[n + k] = base[k] | (move_t)sq;
                 n += nkinds;
             }
+        }
     }
     if (s->hand[us][SERBEST_KING])
         n += king_drops(s, out + n);

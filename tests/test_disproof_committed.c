@@ -59,9 +59,9 @@ static void check_committed(const char *path, int plies)
         lists += t->nodes[k].or_node && t->nodes[k].bound > 1;
         leaves += t->nodes[k].or_node && t->nodes[k].bound == 1;
     }
-    print_message("%s: %ld nodes, %ld of its %ld attacker nodes and %ld "
-                  "leaves checked with serbest_ref\n", path, t->n, checked,
-                  lists, leaves);
+    print_message("%s: %ld nodes; %ld checked with serbest_ref, of its %ld "
+                  "attacker move lists and %ld leaves (all, or a seeded "
+                  "1,000 of each)\n", path, t->n, checked, lists, leaves);
     assert_int_equal(leaves, info.leaves);
     assert_int_equal(checked, (lists < 1000 ? lists : 1000)
                                   + (leaves < 1000 ? leaves : 1000));

@@ -219,7 +219,6 @@ static void test_history(void **state)
     static uint64_t seen[2000];
     struct rng r;
     rng_seed(&r, 11);
-    uint32_t ply = 5; /* a position read from text at ply 5 */
     int start = 0;
     seen[0] = 100;
     h.quiet_plies = 3;
@@ -227,7 +226,6 @@ static void test_history(void **state)
     for (int i = 1; i < 2000; i++) {
         int capture = i < 1000 && rng_below(&r, 20) == 0;
         seen[i] = capture ? 1000 + (uint64_t)i : 100 + rng_below(&r, 6);
-        ply++;
         history_push(&h, seen[i], capture);
         if (capture)
             start = i;

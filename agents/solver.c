@@ -106,8 +106,11 @@ static void tt_prefetch(const struct solver *s, uint64_t key)
     __builtin_prefetch(bucket + 64); /* a bucket is 128 bytes */
 }
 
+/* Stores (pn, dn) for key at depth, with the refuting reply where st is
+ * a defender's node that reply disproves (NULL otherwise). */
 static void tt_put(struct solver *s, uint64_t key, uint64_t check,
-                   uint32_t depth, uint32_t pn, uint32_t dn)
+                   uint32_t depth, uint32_t pn, uint32_t dn,
+                   const move_t *reply)
 {
     size_t base = key & s->tt_mask & ~(size_t)(TT_WAYS - 1);
     struct tt_entry *victim = NULL;
@@ -126,9 +129,27 @@ static void tt_put(struct solver *s, uint64_t key, uint64_t check,
     }
     victim->key = key;
     victim->check = check;
-    victim->depth = depth;
+    victim->depth = (uint16_t)depth; /* <= SOLVER_MAX_PLIES */
     victim->pn = pn;
     victim->dn = dn;
+    victim->has_reply = reply != NULL;
+    victim->reply = reply ? *reply : 0;
+}
+
+/* solver_internal.h */
+int solver_tt_reply(const struct solver *s, uint64_t key, uint64_t check,
+                    uint32_t depth, move_t *reply)
+{
+    size_t base = key & s->tt_mask & ~(size_t)(TT_WAYS - 1);
+    for (int w = 0; w < TT_WAYS; w++) {
+        const struct tt_entry *e = &s->tt[base + (size_t)w];
+        if (e->key == key && e->check == check && e->has_reply
+            && e->dn == 0 && e->depth >= depth) {
+            *reply = e->reply;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* ---- df-pn -------------------------------------------------------------- */
@@ -184,10 +205,12 @@ static int attacker_wins_at_once(const struct solver *s, const void *st)
  * attacker to move with one ply left wins iff a move wins at once; a
  * defender with two left is disproven by its first reply (in the order
  * of the move generator) that leaves no such move, and proven if none
- * does, so a refuted node costs the replies tried, not all of them.
- * Returns 0 (and the values) if st is no such node. */
+ * does, so a refuted node costs the replies tried, not all of them
+ * (the refuting one into *reply). Returns 0 (and the values) if st is no
+ * such node. */
 static int settle_near_bound(struct solver *s, const void *st, uint32_t depth,
-                             int or_node, uint32_t *pn, uint32_t *dn)
+                             int or_node, uint32_t *pn, uint32_t *dn,
+                             move_t *reply)
 {
     const struct game *g = s->g;
     int win;
@@ -206,6 +229,7 @@ static int settle_near_bound(struct solver *s, const void *st, uint32_t depth,
                 win = cpn == 0;
             else
                 win = attacker_wins_at_once(s, child);
+            *reply = moves[i];
         }
     } else {
         return 0;
@@ -248,16 +272,17 @@ static int expand(struct solver *s, const void *st, uint32_t depth,
                    &l->dn[i]);
         if (l->key[i] && depth - 1 <= 2 && l->pn[i] && l->dn[i]
             && !s->out_of_budget) {
+            move_t reply = 0;
             game_copy_state(g, child, st);
             g->apply(child, l->moves[i]);
             if (settle_near_bound(s, child, depth - 1,
                                   g->to_move(child) == s->attacker,
-                                  &l->pn[i], &l->dn[i])) {
+                                  &l->pn[i], &l->dn[i], &reply)) {
                 if (++s->nodes > s->max_nodes && s->max_nodes)
                     s->out_of_budget = 1;
                 if (depth - 1 == 2)
                     tt_put(s, l->key[i], l->check[i], depth - 1, l->pn[i],
-                           l->dn[i]);
+                           l->dn[i], l->dn[i] == 0 ? &reply : NULL);
             }
         }
         if (or_node ? l->pn[i] == 0 : l->dn[i] == 0) {
@@ -279,10 +304,12 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
     const int or_node = g->to_move(st) == s->attacker;
     const uint64_t key = tt_key(g, st), check = g->hash(st);
     struct level *l;
+    move_t reply = 0;
     s->nodes++;
-    if (settle_near_bound(s, st, depth, or_node, out_pn, out_dn)) {
+    if (settle_near_bound(s, st, depth, or_node, out_pn, out_dn, &reply)) {
         if (depth == 2)
-            tt_put(s, key, check, depth, *out_pn, *out_dn);
+            tt_put(s, key, check, depth, *out_pn, *out_dn,
+                   *out_dn == 0 ? &reply : NULL);
         return;
     }
     if ((s->max_nodes && s->nodes > s->max_nodes)
@@ -295,10 +322,11 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
         return;
     }
     uint32_t pn = 0, dn = 0;
+    int pick = 0;
     for (;;) {
         /* OR: pn = min, dn = sum; AND: the other way round. */
         uint32_t best = UINT32_MAX, second = INF;
-        int pick = 0;
+        pick = 0;
         pn = or_node ? INF : 0;
         dn = or_node ? 0 : INF;
         for (int i = 0; i < n; i++) {
@@ -336,8 +364,10 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
         g->apply(child, l->moves[pick]);
         mid(s, child, depth - 1, c_pn, c_dn, &l->pn[pick], &l->dn[pick]);
     }
+    /* A disproven defender's node: pick is a child with dn 0. */
     if (!(s->only && depth == s->root_depth))
-        tt_put(s, key, check, depth, pn, dn);
+        tt_put(s, key, check, depth, pn, dn,
+               !or_node && dn == 0 && n > 0 ? &l->moves[pick] : NULL);
     *out_pn = pn;
     *out_dn = dn;
 }
@@ -374,8 +404,9 @@ int solver_init(struct solver *s, const struct game *g, const void *st,
     s->max_nodes = o->max_nodes;
     s->stop = o->stop;
     s->max_dag_nodes = o->max_dag_nodes ? o->max_dag_nodes : SOLVER_DAG_NODES;
-    size_t entries = (o->max_mb ? o->max_mb : 64) * 1024 * 1024
-                     / sizeof(struct tt_entry);
+    size_t entries = o->tt_entries ? o->tt_entries
+                     : (o->max_mb ? o->max_mb : 64) * 1024 * 1024
+                           / sizeof(struct tt_entry);
     size_t size = TT_WAYS;
     while (size * 2 <= entries)
         size *= 2;
@@ -398,6 +429,7 @@ void solver_free(struct solver *s)
 {
     for (int i = 0; i <= SOLVER_MAX_PLIES; i++)
         free(s->levels[i]);
+    solver_dag_free(s);
     free(s->line);
     free(s->tt);
 }

@@ -66,6 +66,10 @@ struct solver_options {
     /* The search gives up (answering unknown, as at the node budget) once
      * *stop is nonzero, which another thread may set; NULL: never. */
     const atomic_int *stop;
+    /* The table's entries instead of max_mb's (rounded down to a power of
+     * two, at least 4); 0 means from max_mb. For tests: a table small
+     * enough to lose what the disproof's writer looks for. */
+    size_t tt_entries;
 };
 
 #define SOLVER_DAG_NODES ((size_t)1 << 24)

@@ -2,13 +2,19 @@
  * solver_disproof.c -- writing a disproof certificate (format in
  * disproof.h) once the search has disproven the root. The refutation is
  * rebuilt from the transposition table as a DAG: at the attacker's turns
- * every legal move, at the defender's one reply (preferring one whose
- * position is already in the DAG, then one the table knows is disproven,
- * then one searched again); a position met again at a bound it was
- * written with (or above) becomes a link. The DAG is then written in
+ * every legal move, at the defender's one reply (the one the search
+ * refuted with, which the table keeps in the node's entry; where the
+ * table lost it, the first reply the table knows to be disproven, then
+ * one searched again); a position met again at a bound it was written
+ * with (or above) becomes a link. The DAG is then written in
  * preorder, marking the nodes linked more than once as shared, so the
  * checker keeps fingerprints of those only.
+ *
+ * The bytes go out by putc_unlocked: each file is this thread's alone,
+ * and with OpenMP's threads about, putc's locking took 7% of a split's
+ * time.
  */
+#define _POSIX_C_SOURCE 200809L /* putc_unlocked */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,14 +22,17 @@
 #include "solver_internal.h"
 
 /* Whether child is disproven for the attacker within depth (searching it
- * again if the table lost it). */
+ * again if the table lost it). An attacker's node with one ply left is
+ * never in the table (the search settles it on the spot), so it is not
+ * looked up. */
 static int child_disproven(struct solver *s, const void *child, uint32_t depth)
 {
-    uint32_t pn, dn;
+    uint32_t pn = 1, dn = 1;
     if (solver_settled(s, child, depth, &pn, &dn))
         return dn == 0;
-    solver_tt_get(s, solver_tt_key(s, child), s->g->hash(child), depth, &pn,
-                  &dn);
+    if (depth > 1 || s->g->to_move(child) != s->attacker)
+        solver_tt_get(s, solver_tt_key(s, child), s->g->hash(child), depth,
+                      &pn, &dn);
     if (pn != 0 && dn != 0)
         solver_search(s, child, depth, &pn, &dn);
     return dn == 0;
@@ -45,11 +54,27 @@ struct dedge {
 
 struct dmap_entry {
     uint64_t key, check;
-    int32_t id; /* -1: empty */
+    int32_t id;
+    uint32_t epoch; /* the entry is empty unless it is the DAG's epoch */
 };
 
+/* What dag_build and stream_node need at one depth (the recursion is as
+ * deep as the bound), made on first use: a node's moves, its edges and a
+ * child state. */
+struct dag_scratch {
+    move_t *moves;
+    struct dedge *edges;
+    unsigned char *child;
+};
+
+/* The DAG of one disproof. Its buffers are the solver's (s->dag), kept
+ * from one disproof to the next, since a split writes hundreds of them:
+ * dag_reset empties it, and the map is emptied by moving to the next
+ * epoch rather than by clearing it. */
 struct dag {
     struct solver *s;
+    uint32_t epoch;
+    struct dag_scratch scratch[SOLVER_MAX_PLIES + 1];
     struct dnode *nodes;
     size_t n, cap;
     struct dedge *edges;
@@ -73,6 +98,23 @@ static int dag_fail(struct dag *d, const char *why)
     if (!d->err[0])
         snprintf(d->err, sizeof d->err, "%s", why);
     return -1;
+}
+
+/* The scratch of depth (<= SOLVER_MAX_PLIES), or NULL out of memory. */
+static struct dag_scratch *dag_scratch(struct dag *d, uint32_t depth)
+{
+    struct dag_scratch *sc = &d->scratch[depth];
+    size_t n = (size_t)d->s->g->max_moves;
+    if (!sc->moves) {
+        sc->moves = malloc(sizeof *sc->moves * n);
+        sc->edges = malloc(sizeof *sc->edges * n);
+        sc->child = aligned_alloc(GAME_STATE_ALIGN, GAME_MAX_STATE_SIZE);
+    }
+    if (!sc->moves || !sc->edges || !sc->child) {
+        dag_fail(d, "out of memory for the disproof");
+        return NULL;
+    }
+    return sc;
 }
 
 static uint64_t text_hash(const char *t)
@@ -119,7 +161,7 @@ static int32_t dag_find(const struct dag *d, uint64_t key, uint64_t check,
         return -1;
     for (size_t h = key & d->map_mask;; h = (h + 1) & d->map_mask) {
         const struct dmap_entry *e = &d->map[h];
-        if (e->id < 0)
+        if (e->epoch != d->epoch)
             return -1;
         if (e->key == key && e->check == check)
             return d->nodes[e->id].bound >= depth ? e->id : -1;
@@ -137,22 +179,23 @@ static int dag_remember(struct dag *d, uint64_t key, uint64_t check,
         if (!grown)
             return dag_fail(d, "out of memory for the disproof's table");
         for (size_t i = 0; i < size; i++)
-            grown[i].id = -1;
+            grown[i].epoch = 0; /* epochs start at 1 */
         d->map = grown;
         d->map_mask = size - 1;
         d->map_used = 0;
         for (size_t i = 0; i < old_size; i++)
-            if (old[i].id >= 0)
+            if (old[i].epoch == d->epoch)
                 dag_remember(d, old[i].key, old[i].check, old[i].id);
         free(old);
     }
     size_t h = key & d->map_mask;
     for (;; h = (h + 1) & d->map_mask) {
         struct dmap_entry *e = &d->map[h];
-        if (e->id < 0) {
+        if (e->epoch != d->epoch) {
             e->key = key;
             e->check = check;
             e->id = id;
+            e->epoch = d->epoch;
             d->map_used++;
             return 0;
         }
@@ -201,22 +244,19 @@ static int32_t dag_add(struct dag *d, uint32_t bound, int or_node,
     return (int32_t)d->n++;
 }
 
-/* An edge from st by m (its child made in child): END, an existing node
- * or a new one built below. Returns 0 or -1. */
+/* The node of st at `depth` plies left, found or built (below). */
 static int dag_build(struct dag *d, const void *st, uint32_t depth,
                      int32_t *out);
 
-/* What dag_edge and stream_node share: the child after m made in child,
- * its outcome into *o and m's dictionary index into *text. Returns 0, or
- * -1 when m wins for the attacker (the table was wrong) or its text does
- * not fit. */
-static int edge_move(struct dag *d, const void *st, move_t m, void *child,
-                     enum game_outcome *o, uint32_t *text)
+/* What dag_edge and stream_node share, for the move m from st to child
+ * (made by the caller): the child's outcome into *o and m's dictionary
+ * index into *text. Returns 0, or -1 when m wins for the attacker (the
+ * table was wrong) or its text does not fit. */
+static int edge_move(struct dag *d, const void *st, move_t m,
+                     const void *child, enum game_outcome *o, uint32_t *text)
 {
     const struct game *g = d->s->g;
     char buf[64];
-    game_copy_state(g, child, st);
-    g->apply(child, m);
     *o = g->status(child).outcome;
     if (*o == (d->s->attacker == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1))
         return dag_fail(d, "the disproof could not be rebuilt (a move wins)");
@@ -229,7 +269,9 @@ static int edge_move(struct dag *d, const void *st, move_t m, void *child,
     return 0;
 }
 
-static int dag_edge(struct dag *d, const void *st, move_t m, void *child,
+/* The edge e from st by m to child (made by the caller): END, an
+ * existing node or a new one built below. Returns 0 or -1. */
+static int dag_edge(struct dag *d, const void *st, move_t m, const void *child,
                     uint32_t depth, struct dedge *e)
 {
     enum game_outcome o;
@@ -242,18 +284,34 @@ static int dag_edge(struct dag *d, const void *st, move_t m, void *child,
     return dag_build(d, child, depth - 1, &e->child);
 }
 
-/* The defender's reply to write at st (depth plies left, disproven): one
- * already in the DAG (if use_dag), then one the table knows, then one
- * searched again; with a leaf below, the first that refutes (as the
- * search found it: a leaf is too small to be worth sharing, and the table
- * keeps none). Its index in moves, or -1. child is scratch. */
-static int pick_reply(struct dag *d, const void *st, uint32_t depth,
-                      const move_t *moves, int nm, void *child, int use_dag)
+/* The reply the search refuted the defender's st with (depth plies left),
+ * where the table kept it and its child (made in child) is disproven:
+ * 1 with it in *m, else 0. Nothing generates st's moves: the move is the
+ * one the search made at a state of the same key, and the checker checks
+ * that it is legal. */
+static int table_reply(struct dag *d, const void *st, uint32_t depth,
+                       void *child, move_t *m)
 {
     struct solver *s = d->s;
     const struct game *g = s->g;
-    int first = depth == 2 ? 2 : use_dag ? 0 : 1;
-    for (int pass = first; pass < 3; pass++)
+    if (!solver_tt_reply(s, solver_tt_key(s, st), g->hash(st), depth, m))
+        return 0;
+    game_copy_state(g, child, st);
+    g->apply(child, *m);
+    return child_disproven(s, child, depth - 1);
+}
+
+/* The defender's reply at st (depth plies left, disproven) where
+ * table_reply has none, which the search's table never lacks unless it
+ * lost the entry: the first reply the table knows to be disproven, else
+ * the first that a search again disproves. Its index in moves, or -1.
+ * child is scratch. */
+static int pick_reply(struct dag *d, const void *st, uint32_t depth,
+                      const move_t *moves, int nm, void *child)
+{
+    struct solver *s = d->s;
+    const struct game *g = s->g;
+    for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < nm; i++) {
             uint32_t pn, dn;
             game_copy_state(g, child, st);
@@ -263,20 +321,53 @@ static int pick_reply(struct dag *d, const void *st, uint32_t depth,
                     return i;
                 continue;
             }
-            if (pass == 0
-                && dag_find(d, solver_state_key(g, child),
-                            g->hash(child), depth - 1) >= 0)
-                return i;
-            if (pass == 1) {
+            if (pass == 0) {
                 solver_tt_get(s, solver_tt_key(s, child), g->hash(child),
                               depth - 1, &pn, &dn);
                 if (dn == 0)
                     return i;
-            }
-            if (pass == 2 && child_disproven(s, child, depth - 1))
+            } else if (child_disproven(s, child, depth - 1)) {
                 return i;
+            }
         }
     return -1;
+}
+
+/* The edges of an attacker's node st into sc->edges (*n of them): one
+ * per move, each child disproven; none at a leaf (depth 1), whose moves
+ * the checker plays itself. Returns 0 or -1. */
+static int attacker_edges(struct dag *d, const void *st, uint32_t depth,
+                          struct dag_scratch *sc, int *n)
+{
+    struct solver *s = d->s;
+    const struct game *g = s->g;
+    int rc = 0, nm = depth < 2 ? 0 : solver_moves(s, st, depth, sc->moves);
+    for (int i = 0; i < nm && rc == 0; i++) {
+        game_copy_state(g, sc->child, st);
+        g->apply(sc->child, sc->moves[i]);
+        if (g->status(sc->child).outcome == GAME_ONGOING
+            && !child_disproven(s, sc->child, depth - 1))
+            return dag_fail(d, "the disproof could not be rebuilt");
+        rc = dag_edge(d, st, sc->moves[i], sc->child, depth,
+                      &sc->edges[(*n)++]);
+    }
+    return rc;
+}
+
+/* The one edge of a defender's node st into sc->edges (*n = 1): the
+ * table's reply, else pick_reply's. Returns 0 or -1. */
+static int defender_edge(struct dag *d, const void *st, uint32_t depth,
+                         struct dag_scratch *sc, int *n)
+{
+    move_t reply;
+    *n = 1;
+    if (table_reply(d, st, depth, sc->child, &reply))
+        return dag_edge(d, st, reply, sc->child, depth, &sc->edges[0]);
+    int nm = solver_moves(d->s, st, depth, sc->moves);
+    int pick = pick_reply(d, st, depth, sc->moves, nm, sc->child);
+    if (pick < 0)
+        return dag_fail(d, "the disproof could not be rebuilt (no reply)");
+    return dag_edge(d, st, sc->moves[pick], sc->child, depth, &sc->edges[0]);
 }
 
 /* The node of st at `depth` plies left (disproven), found or built. */
@@ -292,63 +383,37 @@ static int dag_build(struct dag *d, const void *st, uint32_t depth,
         *out = id;
         return 0;
     }
-    int or_node = g->to_move(st) == s->attacker;
-    move_t *moves = malloc(sizeof *moves * (size_t)g->max_moves);
-    struct dedge *buf = malloc(sizeof *buf * (size_t)g->max_moves);
-    unsigned char *child = aligned_alloc(GAME_STATE_ALIGN, GAME_MAX_STATE_SIZE);
-    int n = 0, rc = 0;
-    if (!moves || !buf || !child) {
-        rc = dag_fail(d, "out of memory for the disproof");
-        goto done;
-    }
-    int nm = solver_moves(s, st, depth, moves);
-    if (or_node && depth >= 2) {
-        for (int i = 0; i < nm && rc == 0; i++) {
-            game_copy_state(g, child, st);
-            g->apply(child, moves[i]);
-            if (g->status(child).outcome == GAME_ONGOING
-                && !child_disproven(s, child, depth - 1))
-                rc = dag_fail(d, "the disproof could not be rebuilt");
-            else
-                rc = dag_edge(d, st, moves[i], child, depth, &buf[n++]);
-        }
-    } else if (!or_node) {
-        int pick = pick_reply(d, st, depth, moves, nm, child, 1);
-        if (pick < 0)
-            rc = dag_fail(d, "the disproof could not be rebuilt (no reply)");
-        else
-            rc = dag_edge(d, st, moves[pick], child, depth, &buf[n++]);
-    }
-    if (rc == 0) {
-        id = dag_add(d, depth, or_node, buf, n);
-        rc = id < 0 ? -1 : dag_remember(d, key, check, id);
-        *out = id;
-    }
-done:
-    free(moves);
-    free(buf);
-    free(child);
-    return rc;
+    const int or_node = g->to_move(st) == s->attacker;
+    struct dag_scratch *sc = dag_scratch(d, depth);
+    int n = 0;
+    if (!sc)
+        return -1;
+    if (or_node ? attacker_edges(d, st, depth, sc, &n)
+                : defender_edge(d, st, depth, sc, &n))
+        return -1;
+    id = dag_add(d, depth, or_node, sc->edges, n);
+    *out = id;
+    return id < 0 ? -1 : dag_remember(d, key, check, id);
 }
 
 static void put_varint(struct dag *d, uint64_t v)
 {
     while (v >= 0x80) {
-        putc((int)(v & 0x7f) | 0x80, d->out);
+        putc_unlocked((int)(v & 0x7f) | 0x80, d->out);
         if (d->twin)
-            putc((int)(v & 0x7f) | 0x80, d->twin);
+            putc_unlocked((int)(v & 0x7f) | 0x80, d->twin);
         v >>= 7;
     }
-    putc((int)v, d->out);
+    putc_unlocked((int)v, d->out);
     if (d->twin)
-        putc((int)v, d->twin);
+        putc_unlocked((int)v, d->twin);
 }
 
 static void put_text(FILE *out, const char *text)
 {
     size_t len = strlen(text);
-    putc(0, out);
-    putc((int)len, out);
+    putc_unlocked(0, out);
+    putc_unlocked((int)len, out);
     fwrite(text, 1, len, out);
 }
 
@@ -400,14 +465,49 @@ static int dag_emit(struct dag *d, int32_t id, int64_t *next)
     return 0;
 }
 
-static void dag_free(struct dag *d)
+/* solver_internal.h */
+void solver_dag_free(struct solver *s)
 {
+    struct dag *d = s->dag;
+    if (!d)
+        return;
+    for (int i = 0; i <= SOLVER_MAX_PLIES; i++) {
+        free(d->scratch[i].moves);
+        free(d->scratch[i].edges);
+        free(d->scratch[i].child);
+    }
     free(d->nodes);
     free(d->edges);
     free(d->map);
     free(d->texts);
     free(d->text_map);
     free(d->file_id);
+    free(d);
+    s->dag = NULL;
+}
+
+/* The solver's DAG, emptied for a new disproof; NULL out of memory. */
+static struct dag *dag_reset(struct solver *s)
+{
+    struct dag *d = s->dag;
+    if (!d && !(d = s->dag = calloc(1, sizeof *d)))
+        return NULL;
+    d->s = s;
+    d->epoch++;
+    if (d->epoch == 0) { /* wrapped: no entry may look current */
+        for (size_t i = 0; d->map && i <= d->map_mask; i++)
+            d->map[i].epoch = 0;
+        d->epoch = 1;
+    }
+    d->n = d->ne = d->map_used = 0;
+    if (d->text_map)
+        memset(d->text_map, 0, sizeof *d->text_map * (d->text_mask + 1));
+    d->ntexts = 0;
+    d->ntexts_in_file = 0;
+    d->too_big = 0;
+    d->out = d->twin = NULL;
+    d->err[0] = 0;
+    return d;
 }
 
 /* ---- the tree streamed, for a disproof too big for the DAG ------------ */
@@ -421,31 +521,35 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
     struct solver *s = d->s;
     const struct game *g = s->g;
     const int or_node = g->to_move(st) == s->attacker;
-    move_t *moves = malloc(sizeof *moves * (size_t)g->max_moves);
-    unsigned char *child = aligned_alloc(GAME_STATE_ALIGN, GAME_MAX_STATE_SIZE);
-    int rc = 0;
+    struct dag_scratch *sc = dag_scratch(d, depth);
     (*nodes)++;
     put_varint(d, depth);
-    if (!moves || !child) {
-        rc = dag_fail(d, "out of memory for the disproof");
-        goto done;
-    }
-    int nm = solver_moves(s, st, depth, moves), from = 0, to = nm;
+    if (!sc)
+        return -1;
     if (or_node && depth == 1)
-        goto done; /* a leaf: the checker plays every move itself */
-    if (or_node) {
+        return 0; /* a leaf: the checker plays every move itself */
+    move_t *moves = sc->moves;
+    unsigned char *child = sc->child;
+    int rc = 0, nm = 0, from = 0, to = 1;
+    if (!or_node && table_reply(d, st, depth, child, &moves[0])) {
+        ; /* the table's reply, as moves[0] */
+    } else if (or_node) {
+        to = nm = solver_moves(s, st, depth, moves);
         put_varint(d, (uint64_t)nm);
     } else {
-        from = pick_reply(d, st, depth, moves, nm, child, 0);
+        nm = solver_moves(s, st, depth, moves);
+        from = pick_reply(d, st, depth, moves, nm, child);
         to = from + 1;
-        if (from < 0) {
-            rc = dag_fail(d, "the disproof could not be rebuilt (no reply)");
-            goto done;
-        }
+        if (from < 0)
+            return dag_fail(d, "the disproof could not be rebuilt (no reply)");
     }
     for (int i = from; i < to && rc == 0; i++) {
         enum game_outcome o;
         uint32_t t;
+        if (or_node) { /* a defender's reply is made already */
+            game_copy_state(g, child, st);
+            g->apply(child, moves[i]);
+        }
         if (edge_move(d, st, moves[i], child, &o, &t) != 0) {
             rc = -1;
             break;
@@ -466,9 +570,6 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
             rc = stream_node(d, child, depth - 1, nodes);
         }
     }
-done:
-    free(moves);
-    free(child);
     return rc;
 }
 
@@ -546,61 +647,58 @@ int solver_write_disproof(struct solver *s, const struct variant *v,
                           struct solver_certificate *cert, char *err,
                           size_t errsz)
 {
-    struct dag d;
     char head[2 * VARIANT_TEXT_MAX + 1200], twin_head[sizeof head];
     int32_t root_id;
-    memset(&d, 0, sizeof d);
-    d.s = s;
+    struct dag *d = dag_reset(s);
+    if (!d) {
+        snprintf(err, errsz, "out of memory for the disproof");
+        return -1;
+    }
     if (disproof_head(s, v, root, position, plies, 0, head, sizeof head)
         || (twin && disproof_head(s, v, root, position, plies, 1, twin_head,
                                   sizeof twin_head))) {
         snprintf(err, errsz, "a move text too long for a disproof");
         return -1;
     }
-    if (dag_build(&d, root, (uint32_t)plies, &root_id) != 0) {
-        int too_big = d.too_big;
-        dag_free(&d);
-        if (too_big) {
+    if (dag_build(d, root, (uint32_t)plies, &root_id) != 0) {
+        if (d->too_big) {
             long nodes;
-            memset(&d, 0, sizeof d);
-            d.s = s;
-            int rc = stream_disproof(&d, root, plies, head, out, twin_head,
+            d = dag_reset(s);
+            int rc = stream_disproof(d, root, plies, head, out, twin_head,
                                      twin, &nodes);
             if (rc == 0 && cert) {
                 cert->nodes = nodes;
                 cert->shared = 0;
             }
             if (rc != 0)
-                snprintf(err, errsz, "%s", d.err);
-            dag_free(&d);
+                snprintf(err, errsz, "%s", d->err);
             return rc;
         }
-        snprintf(err, errsz, "%s", d.err);
+        snprintf(err, errsz, "%s", d->err);
         return -1;
     }
     long shared = 0;
-    for (size_t i = 0; i < d.n; i++)
-        shared += d.nodes[i].refs >= 2 && (int32_t)i != root_id;
-    d.nodes[root_id].refs = 1; /* the root has no slot */
-    fprintf(out, "%snodes %zu\nshared %ld\ndata\n", head, d.n, shared);
+    for (size_t i = 0; i < d->n; i++)
+        shared += d->nodes[i].refs >= 2 && (int32_t)i != root_id;
+    d->nodes[root_id].refs = 1; /* the root has no slot */
+    fprintf(out, "%snodes %zu\nshared %ld\ndata\n", head, d->n, shared);
     if (twin)
-        fprintf(twin, "%snodes %zu\nshared %ld\ndata\n", twin_head, d.n,
+        fprintf(twin, "%snodes %zu\nshared %ld\ndata\n", twin_head, d->n,
                 shared);
     int64_t next = 0;
-    d.out = out;
-    d.twin = twin;
-    int rc = dag_emit(&d, root_id, &next);
+    d->out = out;
+    d->twin = twin;
+    int rc = dag_emit(d, root_id, &next);
     fputs("end\n", out);
     if (twin)
         fputs("end\n", twin);
     if (cert) {
-        cert->nodes = (long)d.n;
+        cert->nodes = (long)d->n;
         cert->shared = shared;
     }
     if (rc != 0)
-        snprintf(err, errsz, "%s", d.err);
-    dag_free(&d);
-    if (rc == 0 && (size_t)next != d.n) {
+        snprintf(err, errsz, "%s", d->err);
+    if (rc == 0 && (size_t)next != d->n) {
         snprintf(err, errsz, "the disproof's DAG has nodes out of reach");
         return -1;
     }

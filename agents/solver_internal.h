@@ -15,10 +15,16 @@
 
 #define INF 0x3fffffffu
 
+struct dag;
+
+/* A table entry: 32 bytes, 4 to a 128-byte bucket. A disproven
+ * defender's node also keeps the reply that refuted it (has_reply), so
+ * the disproof's writer need not look for one again. */
 struct tt_entry {
     uint64_t key, check;
     uint32_t pn, dn;
-    uint32_t depth;
+    uint16_t depth, has_reply;
+    move_t reply;
 };
 
 #define TT_WAYS 4
@@ -56,6 +62,9 @@ struct solver {
      * same offset in their pages (4K aliasing), as per-level buffers were. */
     unsigned char *line;
     size_t line_stride;
+    /* The disproof writer's buffers (solver_disproof.c), kept from one
+     * disproof to the next: a split writes hundreds. */
+    struct dag *dag;
 };
 
 static inline unsigned char *solver_line(const struct solver *s, uint32_t d)
@@ -77,6 +86,10 @@ uint64_t solver_tt_key(const struct solver *s, const void *st);
 /* The table's (pn, dn) for a state at depth plies left ((1, 1) if none). */
 void solver_tt_get(const struct solver *s, uint64_t key, uint64_t check,
                    uint32_t depth, uint32_t *pn, uint32_t *dn);
+/* 1 with the refuting reply the table keeps for a defender's st (key,
+ * check) disproven within depth or more plies; 0 if it keeps none. */
+int solver_tt_reply(const struct solver *s, uint64_t key, uint64_t check,
+                    uint32_t depth, move_t *reply);
 /* 1 with (pn, dn) if the game is over at st or no plies are left. */
 int solver_settled(const struct solver *s, const void *st, uint32_t depth,
                    uint32_t *pn, uint32_t *dn);
@@ -101,6 +114,9 @@ int solver_certify(struct solver *s, const struct variant *v,
                    int disproof, FILE *out, FILE *twin,
                    struct solver_result *r, struct solver_certificate *cert,
                    char *err, size_t errsz);
+
+/* Frees the disproof writer's buffers (solver_free calls it). */
+void solver_dag_free(struct solver *s);
 
 /* Writes the disproof of root (disproven within plies; position is its
  * text) to out in the format of disproof.h, searching again without a

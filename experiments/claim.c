@@ -157,7 +157,9 @@ static int keep_certificate(struct candidate *c, const struct claim_options *o,
 static void solve_candidate(struct candidate *c, const struct claim_options *o)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    struct solver_options so = {o->plies, o->nodes, o->mb, 0, NULL};
+    struct solver_options so = {.plies = o->plies,
+                                .max_nodes = o->nodes,
+                                .max_mb = o->mb};
     char *buf = NULL;
     size_t size = 0;
     const struct game *g = c->variant.game;

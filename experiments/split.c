@@ -4,9 +4,9 @@
  * split_solve: the root is set up from its own text (as every certificate
  * states it), its legal moves numbered in the move generator's order, and
  * this shard's moves that have no whole part in the directory yet are
- * dealt to the threads one at a time (dynamic), each thread with its own
- * split solver (solver.h), whose transposition table serves all the
- * parts it solves. A part that wins stops the others (their searches
+ * dealt to the threads in runs of consecutive moves (guided), each
+ * thread with its own split solver (solver.h), whose transposition table
+ * serves all the parts it solves. A part that wins stops the others (their searches
  * answer unknown and leave nothing). A part already in the directory
  * counts as done only if its header is this question's, byte for byte.
  *
@@ -122,11 +122,6 @@ static double now_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
-
-/* Parts a thread takes at a time, consecutive in the move generator's
- * order: neighbours (Serbest's drops of each kind on one square) share
- * much of their trees, which the thread's table keeps. */
-#define SPLIT_CHUNK 8
 
 /* What the threads of split_solve share. */
 struct split_run {
@@ -382,7 +377,12 @@ static int solve_parts(const struct split_root *root, const struct variant *v,
             }
             atomic_store(&run.stop, 1);
         }
-#pragma omp for schedule(dynamic, SPLIT_CHUNK)
+        /* Guided: a thread takes a run of consecutive parts, shorter as
+         * fewer are left. Neighbours in the move generator's order
+         * (Serbest's drops of each kind on one square) share much of
+         * their trees, which the thread's table keeps; the short runs at
+         * the end keep the threads busy until the last. */
+#pragma omp for schedule(guided, 1)
         for (int k = 0; k < n; k++)
             if (sp && !atomic_load(&run.stop))
                 solve_part(&run, sp, todo[k]);

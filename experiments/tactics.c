@@ -48,7 +48,9 @@ static int ask(const struct game *g, const void *st, int plies,
                uint64_t nodes, size_t mb, struct solver_result *r,
                char *err, size_t errsz)
 {
-    struct solver_options so = {plies, nodes, mb, 0, NULL};
+    struct solver_options so = {.plies = plies,
+                                .max_nodes = nodes,
+                                .max_mb = mb};
     return solver_solve(g, st, &so, r, err, errsz);
 }
 

@@ -316,10 +316,11 @@ static int certificate(const struct tactic *t, const struct plan *pl,
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     int plies = t->kind == TACTIC_WIN3 ? 3 : 5;
-    struct solver_options so = {plies,
-                                plies == 3 ? pl->budget.nodes3
-                                           : pl->budget.nodes5,
-                                pl->budget.mb, 0, NULL};
+    struct solver_options so = {.plies = plies,
+                                .max_nodes = plies == 3
+                                                 ? pl->budget.nodes3
+                                                 : pl->budget.nodes5,
+                                .max_mb = pl->budget.mb};
     struct solver_result r;
     struct proof_info info;
     size_t size = 0;

@@ -96,7 +96,9 @@ static enum game_outcome win_of(int seat)
 /* Whether the solver proves a win for the side to move within plies. */
 static int solver_wins(const struct game *g, const void *st, int plies)
 {
-    struct solver_options o = {plies, 20000000u, 2, 0, NULL};
+    struct solver_options o = {.plies = plies,
+                               .max_nodes = 20000000u,
+                               .max_mb = 2};
     struct solver_result r;
     char err[256];
     if (g->status(st).outcome != GAME_ONGOING)

@@ -28,6 +28,8 @@
  *    left out, a defender reply that loses, a bound too short, a line
  *    stopped early, a link to another position; and so are truncated or
  *    extended files.
+ *  - A table too small to keep what the writer reads (64 entries): the
+ *    writer searches again, and its disproof verifies and passes the walk.
  *  - SHA-256 (core/sha256.h, the links' fingerprints) on the FIPS 180-4
  *    examples.
  */
@@ -191,7 +193,10 @@ static struct solver_result certify(const struct variant *v, const void *st,
                                     int plies, size_t dag_nodes, char **buf,
                                     size_t *len)
 {
-    struct solver_options o = {plies, 10000000u, 8, dag_nodes, NULL};
+    struct solver_options o = {.plies = plies,
+                               .max_nodes = 10000000u,
+                               .max_mb = 8,
+                               .max_dag_nodes = dag_nodes};
     struct solver_result r;
     char err[512];
     FILE *f = open_memstream(buf, len);
@@ -555,6 +560,49 @@ static void test_streamed(void **state)
     }
 }
 
+/* The writer takes each defender's reply from the search's table and
+ * searches again for every child the table has lost. Jetan from the
+ * start within 5 plies, with an 8 MiB table (which loses nothing there)
+ * and with one of 64 entries (which loses nearly everything, so that
+ * the search counts twice the nodes): both disproofs verify and pass the
+ * reference walk. */
+static void test_small_table(void **state)
+{
+    (void)state;
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    char err[1024], *buf[2];
+    size_t len[2];
+    if (variant_parse("jetan", &v, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    v.game->init(st, &v);
+    for (int k = 0; k < 2; k++) {
+        struct solver_options o = {.plies = 5,
+                                   .max_mb = 8,
+                                   .tt_entries = k ? 64 : 0};
+        struct solver_result r;
+        struct disproof_info info;
+        FILE *f = open_memstream(&buf[k], &len[k]);
+        assert_non_null(f);
+        if (solver_write_certificate(&v, st, &o, f, &r, NULL, err,
+                                     sizeof err) != 0)
+            fail_msg("solver_write_certificate: %s", err);
+        fclose(f);
+        assert_int_equal(r.answer, SOLVER_NO_WIN);
+        if (verify_buf(buf[k], len[k], &info, err, sizeof err) != 0)
+            fail_msg("%s table: %s", k ? "a 64-entry" : "an 8 MiB", err);
+        struct tcert *t = cert_read((unsigned char *)buf[k], len[k]);
+        assert_true(ref_check(t, 77, "jetan within 5 plies") > 0);
+        cert_free(t);
+        print_message("jetan within 5, %s table: %llu search nodes, a "
+                      "disproof of %ld nodes (%ld links)\n",
+                      k ? "a 64-entry" : "an 8 MiB",
+                      (unsigned long long)r.nodes, info.nodes, info.refs);
+    }
+    free(buf[0]);
+    free(buf[1]);
+}
+
 static void test_sha256(void **state)
 {
     (void)state;
@@ -592,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_tampered_jetan),
         cmocka_unit_test(test_losing_reply),
         cmocka_unit_test(test_streamed),
+        cmocka_unit_test(test_small_table),
         cmocka_unit_test(test_cross_tafl),
         cmocka_unit_test(test_cross_serbest),
         cmocka_unit_test(test_cross_jetan),

@@ -111,7 +111,9 @@ static struct solver_result solve(const struct game *g, const void *st,
                                   int plies, uint64_t max_nodes,
                                   const char *what)
 {
-    struct solver_options o = {plies, max_nodes, TT_MB, 0, NULL};
+    struct solver_options o = {.plies = plies,
+                               .max_nodes = max_nodes,
+                               .max_mb = TT_MB};
     struct solver_result r;
     char err[512];
     memset(&r, 0, sizeof r);
@@ -357,7 +359,9 @@ static void check_proof(const struct variant *v, const void *st, int plies,
                         const char *what, struct proof *out)
 {
     const struct game *g = v->game;
-    struct solver_options o = {plies, BIG_BUDGET, TT_MB, 0, NULL};
+    struct solver_options o = {.plies = plies,
+                               .max_nodes = BIG_BUDGET,
+                               .max_mb = TT_MB};
     struct solver_result r;
     struct proof_info info;
     char err[1024], canon[VARIANT_TEXT_MAX], text[1024], header[VARIANT_TEXT_MAX + 16];
@@ -632,7 +636,9 @@ static void test_no_wins(void **state)
             fail_msg("%s, %d plies: %s, expected no win", what, p->plies,
                      solver_answer_name(r.answer));
         /* and no proof is written */
-        struct solver_options o = {p->plies, BIG_BUDGET, TT_MB, 0, NULL};
+        struct solver_options o = {.plies = p->plies,
+                                   .max_nodes = BIG_BUDGET,
+                                   .max_mb = TT_MB};
         FILE *f = tmpfile();
         assert_non_null(f);
         if (solver_write_proof(&v, st, &o, f, &r, err, sizeof err) != 0)
@@ -1140,7 +1146,7 @@ static void test_small_budget(void **state)
                          solver_answer_name(r.answer));
         }
         /* nothing is written for an unknown answer */
-        struct solver_options o = {5, 1, TT_MB, 0, NULL};
+        struct solver_options o = {.plies = 5, .max_nodes = 1, .max_mb = TT_MB};
         struct solver_result r;
         FILE *f = tmpfile();
         assert_non_null(f);
@@ -1162,7 +1168,9 @@ static void test_bad_options(void **state)
     setup(&wins[0], &v, st);
     int bad[] = {0, -1, SOLVER_MAX_PLIES + 1};
     for (size_t i = 0; i < COUNT(bad); i++) {
-        struct solver_options o = {bad[i], 1000, TT_MB, 0, NULL};
+        struct solver_options o = {.plies = bad[i],
+                                   .max_nodes = 1000,
+                                   .max_mb = TT_MB};
         err[0] = '\0';
         assert_int_equal(solver_solve(v.game, st, &o, &r, err, sizeof err), -1);
         assert_true(err[0] != '\0');

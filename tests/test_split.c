@@ -114,7 +114,9 @@ static void run_split(const struct problem *p, const char *dir, int shard,
 {
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    struct solver_options o = {p->plies, 0, 8, dag_cap, NULL};
+    struct solver_options o = {.plies = p->plies,
+                               .max_mb = 8,
+                               .max_dag_nodes = dag_cap};
     struct split_options so = {dir, shard, shards, threads, 0};
     char err[2400];
     setup(p, &v, st);
@@ -246,7 +248,7 @@ static void test_split_matches_whole(void **state)
         const struct problem *p = &problems[k];
         struct variant v;
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-        struct solver_options o = {p->plies, 0, 8, 0, NULL};
+        struct solver_options o = {.plies = p->plies, .max_mb = 8};
         struct solver_result r;
         char err[512], dir[1024];
         setup(p, &v, st);
@@ -342,7 +344,7 @@ static void test_mirror_shards(void **state)
     assert_int_equal(j.answer, SOLVER_NO_WIN);
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    struct solver_options o = {p->plies, 0, 1, 0, NULL};
+    struct solver_options o = {.plies = p->plies, .max_mb = 1};
     struct solver_split *sp;
     setup(p, &v, st);
     assert_int_equal(solver_split_open(&sp, &v, st, &o, err, sizeof err), 0);
@@ -476,7 +478,7 @@ static void test_join_refuses(void **state)
     {
         struct variant v;
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-        struct solver_options o = {p->plies, 0, 8, 0, NULL};
+        struct solver_options o = {.plies = p->plies, .max_mb = 8};
         struct split_options so = {dir, 0, 1, 1, 0};
         char err[2400];
         setup(p, &v, st);
@@ -490,7 +492,7 @@ static void test_join_refuses(void **state)
     {
         struct variant v;
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-        struct solver_options o = {p->plies, 0, 8, 0, NULL};
+        struct solver_options o = {.plies = p->plies, .max_mb = 8};
         struct solver_result r;
         char err[512];
         setup(p, &v, st);
@@ -568,7 +570,7 @@ static void test_checker_refuses_parts(void **state)
                   "a part needs a bound of 2 plies or more");
     free(buf);
     /* a part line on a whole disproof: its root lists every move */
-    struct solver_options o = {p->plies, 0, 8, 0, NULL};
+    struct solver_options o = {.plies = p->plies, .max_mb = 8};
     struct solver_result r;
     char *whole = NULL;
     size_t wlen = 0;
@@ -595,7 +597,7 @@ static void test_stop_flag(void **state)
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     atomic_int stop;
     atomic_init(&stop, 1);
-    struct solver_options o = {5, 0, 8, 0, &stop};
+    struct solver_options o = {.plies = 5, .max_mb = 8, .stop = &stop};
     struct solver_result r;
     char err[512];
     setup(&p, &v, st);

@@ -212,8 +212,9 @@ static void reverify(const struct game *g, const struct tactic *t)
     assert_int_equal(tactics_setup(t, st, err, sizeof err), 0);
     if (t->kind != TACTIC_DEFEND) {
         /* exactly: no win within k - 2 */
-        struct solver_options so = {t->kind == TACTIC_WIN3 ? 1 : 3, 2000000,
-                                    8, 0, NULL};
+        struct solver_options so = {.plies = t->kind == TACTIC_WIN3 ? 1 : 3,
+                                    .max_nodes = 2000000,
+                                    .max_mb = 8};
         assert_int_equal(solver_solve(g, st, &so, &r, err, sizeof err), 0);
         assert_int_equal(r.answer, SOLVER_NO_WIN);
         if (t->proof_line) {

@@ -220,7 +220,9 @@ static int run_solve(int argc, char **argv)
     int seat = g->to_move(st);
     printf("question: can %s (seat %d, to move) force a win within %ld "
            "plies?\n", g->seat_side(st, seat), seat, plies);
-    struct solver_options o = {(int)plies, (uint64_t)nodes, (size_t)mb, 0, NULL};
+    struct solver_options o = {.plies = (int)plies,
+                               .max_nodes = (uint64_t)nodes,
+                               .max_mb = (size_t)mb};
     if (split)
         return run_split(&v, st, &o, split, &sh, (int)threads);
     struct solver_result r;

@@ -471,26 +471,41 @@ int serbest_has_legal_move(const struct serbest_state *s)
     return ks.checkers < 2 && drops(s, &ks, ksq, buf) > 0;
 }
 
-/* serbest_game.wins_at_once. Only a Khan, a checkmate or a stalemate of
- * the opponent (a loss for it under stalemate=loss) wins on the move. The
- * last two need an opponent without a legal move after ours; an opponent
- * whose king is in hand cannot be in check and holds another piece can
- * drop it on any empty square but the 8 beside our king (the drop-check
- * rule forbids no other), so with at least 10 empty squares before our
- * move (a drop fills one) it always has a move, and only a Khan can win:
- * our king one rank short of its far rank stepping onto it, legally (as
- * king_moves tests). Any other position: -1. */
-int serbest_wins_at_once(const void *st)
+/* Whether a piece of `kind` and colour us dropped on the empty square t
+ * attacks sq, as serbest_attacked would see it with the piece there. A
+ * drop moves nothing else, so this is the only way it can give check. */
+static int drop_attacks(const uint8_t *b, int kind, int us, int t, int sq)
 {
-    const struct serbest_state *s = st;
+    const int d = sq - t;
+    const int *steps = kind == SERBEST_KNIGHT ? knight_jumps
+                       : kind == SERBEST_KING ? king_steps
+                                              : pawn_captures[us];
+    int nsteps = kind == SERBEST_PAWN ? 2 : kind == SERBEST_SUBEDEI ? 4 : 8;
+    if (kind == SERBEST_KNIGHT || kind == SERBEST_KING
+        || kind == SERBEST_PAWN || kind == SERBEST_SUBEDEI) {
+        for (int i = 0; i < nsteps; i++)
+            if (d == steps[i])
+                return 1;
+        return 0;
+    }
+    const int dx = SERBEST_FILE(sq) - SERBEST_FILE(t);
+    const int dy = SERBEST_RANK(sq) - SERBEST_RANK(t);
+    const int straight = dx == 0 || dy == 0, slant = abs(dx) == abs(dy);
+    if (!(straight && (kind == SERBEST_ROOK || kind == SERBEST_QUEEN))
+        && !(slant && (kind == SERBEST_BISHOP || kind == SERBEST_QUEEN)))
+        return 0;
+    const int step = ((dy > 0) - (dy < 0)) * 12 + (dx > 0) - (dx < 0);
+    for (t += step; t != sq; t += step)
+        if (b[t] != SERBEST_EMPTY)
+            return 0;
+    return 1;
+}
+
+/* Whether the side to move, its king one rank short of its far rank,
+ * can step onto that rank legally (as king_moves tests): a Khan. */
+static int khan_at_once(const struct serbest_state *s)
+{
     const int us = s->head.side, them = us ^ 1, ksq = s->king_sq[us];
-    if (s->head.outcome != GAME_ONGOING || s->king_sq[them])
-        return -1;
-    int spare = 0;
-    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
-        spare += s->hand[them][k];
-    if (!spare || 100 - s->pieces[0].count - s->pieces[1].count < 10)
-        return -1;
     if (!ksq || SERBEST_RANK(ksq) != (us == SERBEST_WHITE ? 8 : 1))
         return 0;
     const int forward = us == SERBEST_WHITE ? 12 : -12;
@@ -501,4 +516,55 @@ int serbest_wins_at_once(const void *st)
             return 1;
     }
     return 0;
+}
+
+/* Whether the side to move mates the other side's king (on the board)
+ * at once: each legal move that gives check is played and judged by the
+ * rules; a drop that gives none (most of them) is passed over unplayed. */
+static int mates_at_once(const struct serbest_state *s)
+{
+    const int us = s->head.side, their_king = s->king_sq[us ^ 1];
+    const enum game_outcome win = us == SERBEST_WHITE ? GAME_WIN_SEAT0
+                                                      : GAME_WIN_SEAT1;
+    move_t moves[GAME_MAX_MOVES];
+    _Alignas(GAME_STATE_ALIGN) struct serbest_state child;
+    int n = serbest_legal_moves(s, moves);
+    for (int i = 0; i < n; i++) {
+        int kind = SERBEST_DROP_KIND(moves[i]);
+        if (kind && !drop_attacks(s->board, kind, us, SERBEST_TO(moves[i]),
+                                  their_king))
+            continue;
+        game_copy_state(&serbest_game, &child, s);
+        serbest_game.apply(&child, moves[i]);
+        if (serbest_game.status(&child).outcome == win)
+            return 1;
+    }
+    return 0;
+}
+
+/* serbest_game.wins_at_once. Only a Khan, a checkmate or a stalemate of
+ * the opponent (a loss for it under stalemate=loss) wins on the move. The
+ * last two need an opponent without a legal move after ours; an opponent
+ * out of check that holds a piece other than its king can drop it on any
+ * empty square but the 8 beside our king (the drop-check rule forbids no
+ * other; its own king, in hand or on the board, cannot be left in check
+ * by a drop), so with at least 10 empty squares before our move (a drop
+ * fills one) it always has a move, and no stalemate wins. What can win
+ * is a Khan (khan_at_once), or a checkmate, which needs the opponent's
+ * king on the board (mates_at_once). Where the opponent holds nothing
+ * but its king, or fewer than 10 squares are empty: -1. */
+int serbest_wins_at_once(const void *st)
+{
+    const struct serbest_state *s = st;
+    const int them = s->head.side ^ 1;
+    if (s->head.outcome != GAME_ONGOING)
+        return -1;
+    int spare = 0;
+    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
+        spare += s->hand[them][k];
+    if (!spare || 100 - s->pieces[0].count - s->pieces[1].count < 10)
+        return -1;
+    if (khan_at_once(s))
+        return 1;
+    return s->king_sq[them] ? mates_at_once(s) : 0;
 }

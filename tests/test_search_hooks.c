@@ -16,13 +16,16 @@
  * variants, a third of them started by a White king dropped on rank 9 so
  * that a Khan is often one step away. Both answers must occur, and the
  * shortcut must answer in a good share of them (else the solver gains
- * nothing).
+ * nothing). And over random nets of White pieces round the Black king
+ * (on the board, so that only a mate wins), under both drop-check rules:
+ * some with a mate at once, most without.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -202,6 +205,117 @@ static void test_wins_at_once(void **state)
     assert_true(answered * 3 >= positions);
 }
 
+/* A random position built round the Black king, White to move: the
+ * Black king and 2-4 White pieces within three squares of it, 0-2 Black
+ * pieces within two, the White king anywhere not beside it and off rank
+ * 9 (so a win is a mate, not a Khan); White holds 0-3 pieces and Black
+ * 1-2 besides (so wins_at_once answers). Its text into text. */
+static void random_mating_net(struct rng *r, char *text, size_t n)
+{
+    static const char white[] = "QRBNPS", black[] = "qrbnps";
+    char board[10][10];
+    memset(board, 0, sizeof board);
+    int bf = (int)rng_below(r, 10), br = (int)rng_below(r, 10), wf, wr;
+    board[br][bf] = 'k';
+    do {
+        wf = (int)rng_below(r, 10);
+        wr = (int)rng_below(r, 10);
+    } while (wr == 8 || (abs(wf - bf) <= 1 && abs(wr - br) <= 1));
+    board[wr][wf] = 'K';
+    int whites = 2 + (int)rng_below(r, 3), blacks = (int)rng_below(r, 3);
+    for (int i = 0; i < whites + blacks; i++) {
+        int reach = i < whites ? 3 : 2, f, rk;
+        f = bf - reach + (int)rng_below(r, (uint32_t)(2 * reach + 1));
+        rk = br - reach + (int)rng_below(r, (uint32_t)(2 * reach + 1));
+        if (f >= 0 && f < 10 && rk >= 0 && rk < 10 && !board[rk][f])
+            board[rk][f] = i < whites ? white[rng_below(r, 6)]
+                                      : black[rng_below(r, 6)];
+    }
+    size_t len = 0;
+    for (int rk = 9; rk >= 0; rk--) {
+        int run = 0;
+        for (int f = 0; f < 10; f++) {
+            if (!board[rk][f]) {
+                run++;
+                continue;
+            }
+            if (run)
+                len += (size_t)snprintf(text + len, n - len, "%d", run);
+            run = 0;
+            text[len++] = board[rk][f];
+        }
+        if (run)
+            len += (size_t)snprintf(text + len, n - len, "%d", run);
+        text[len++] = rk ? '/' : '[';
+    }
+    for (int i = (int)rng_below(r, 4); i > 0; i--)
+        text[len++] = white[rng_below(r, 4)];
+    for (int i = 1 + (int)rng_below(r, 2); i > 0; i--)
+        text[len++] = black[rng_below(r, 6)];
+    snprintf(text + len, n - len, "] w 0 0");
+}
+
+/* Whether the reference's side to move in text mates at once. */
+static int ref_mates_at_once(const char *text, const serbest_ref_params *p)
+{
+    static char moves[SERBEST_REF_MAX_MOVES][8];
+    char after[256];
+    int n = serbest_ref_moves(text, p, moves, SERBEST_REF_MAX_MOVES);
+    assert_true(n >= 0);
+    for (int i = 0; i < n; i++) {
+        serbest_ref_result r;
+        if (serbest_ref_make_move(text, moves[i], after, sizeof after) != 0
+            || serbest_ref_result_of(after, p, &r) != 0)
+            fail_msg("%s: the reference cannot play %s", text, moves[i]);
+        if (r.over && r.winner == 'w' && strcmp(r.reason, "checkmate") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* wins_at_once where the other side's king is on the board, so that only
+ * a mate can win (random_mating_net): wherever the rules accept the
+ * position and Black is not in check, it answers, and agrees with the
+ * reference, which plays every move. Under both drop-check rules (with
+ * adjacent_drop_check=1 a pawn or a Subedei dropped beside the king may
+ * mate). Mates must occur, and so must nets without one. */
+static void test_wins_at_once_mates(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "serbest(kings_landing=9)",
+        "serbest(kings_landing=9,adjacent_drop_check=1)"};
+    const struct game *g = &serbest_game;
+    struct rng r;
+    rng_seed(&r, 20261202);
+    int positions = 0, mates = 0;
+    for (int i = 0; i < 2400; i++) {
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        struct variant v;
+        char text[256], err[256];
+        int k = i % 2;
+        serbest_ref_params p = {9, k, 0};
+        start(specs[k], &v, st);
+        random_mating_net(&r, text, sizeof text);
+        if (g->from_text(st, &v, text, err, sizeof err) != 0
+            || serbest_in_check((const struct serbest_state *)st,
+                                SERBEST_BLACK)
+            || g->status(st).outcome != GAME_ONGOING)
+            continue;
+        int fast = g->wins_at_once(st), ref = ref_mates_at_once(text, &p);
+        if (fast != ref)
+            fail_msg("%s at %s: wins_at_once says %d, the reference %d",
+                     specs[k], text, fast, ref);
+        positions++;
+        mates += ref;
+    }
+    print_message("wins_at_once: %d mating nets, %d with a mate at once\n",
+                  positions, mates);
+    assert_true(positions >= 600);
+    assert_true(mates >= 15);
+    assert_true(positions - mates >= 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_key_history),
         cmocka_unit_test(test_key_counters),
         cmocka_unit_test(test_wins_at_once),
+        cmocka_unit_test(test_wins_at_once_mates),
     };
     return cmocka_run_group_tests_name("search_hooks", tests, NULL, NULL);
 }

@@ -24,6 +24,7 @@
 #include "eval.h"
 #include "rng.h"
 #include "serbest.h"
+#include "serbest_helpers.h"
 
 /* ---- positions ---------------------------------------------------------- */
 
@@ -47,25 +48,8 @@ static void placement_text(const char *placements, const char *hands,
         grid[rank - 1][file] = p[0];
         p += len;
     }
-    size_t len = 0;
-    for (int rank = 9; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 10; file++) {
-            if (!grid[rank][file]) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                len += (size_t)snprintf(out + len, n - len, "%d", empty);
-            empty = 0;
-            out[len++] = grid[rank][file];
-        }
-        if (empty)
-            len += (size_t)snprintf(out + len, n - len, "%d", empty);
-        if (rank)
-            out[len++] = '/';
-    }
-    snprintf(out + len, n - len, "[%s] %c", hands, side);
+    char rest[2] = {side, 0};
+    serbest_grid_text(grid, hands, rest, out, n);
 }
 
 /* The state of the placements under variant (NULL: the defaults); the

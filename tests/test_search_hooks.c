@@ -33,6 +33,7 @@
 #include "game.h"
 #include "rng.h"
 #include "serbest.h"
+#include "serbest_helpers.h"
 #include "serbest_ref.h"
 #include "tafl.h"
 #include "variant.h"
@@ -231,28 +232,14 @@ static void random_mating_net(struct rng *r, char *text, size_t n)
             board[rk][f] = i < whites ? white[rng_below(r, 6)]
                                       : black[rng_below(r, 6)];
     }
-    size_t len = 0;
-    for (int rk = 9; rk >= 0; rk--) {
-        int run = 0;
-        for (int f = 0; f < 10; f++) {
-            if (!board[rk][f]) {
-                run++;
-                continue;
-            }
-            if (run)
-                len += (size_t)snprintf(text + len, n - len, "%d", run);
-            run = 0;
-            text[len++] = board[rk][f];
-        }
-        if (run)
-            len += (size_t)snprintf(text + len, n - len, "%d", run);
-        text[len++] = rk ? '/' : '[';
-    }
+    char hands[8];
+    size_t nh = 0;
     for (int i = (int)rng_below(r, 4); i > 0; i--)
-        text[len++] = white[rng_below(r, 4)];
+        hands[nh++] = white[rng_below(r, 4)];
     for (int i = 1 + (int)rng_below(r, 2); i > 0; i--)
-        text[len++] = black[rng_below(r, 6)];
-    snprintf(text + len, n - len, "] w 0 0");
+        hands[nh++] = black[rng_below(r, 6)];
+    hands[nh] = 0;
+    serbest_grid_text(board, hands, "w 0 0", text, n);
 }
 
 /* Whether the reference's side to move in text mates at once. */

@@ -461,6 +461,11 @@ int serbest_has_legal_move(const struct serbest_state *s)
                 && drops_on(s, sq, kinds, nkinds, s->king_sq[us ^ 1], buf))
                 return 1;
     }
+    /* In a single check, a drop between the checker and the king (the
+     * drops in check) is cheaper to find than a king's step, which asks
+     * for a whole attack scan per square. */
+    if (ks.checkers == 1 && drops(s, &ks, ksq, buf) > 0)
+        return 1;
     if (ks.checkers < 2)
         for (int i = 0; i < s->pieces[us].count; i++)
             if (s->pieces[us].sq[i] != ksq
@@ -468,7 +473,7 @@ int serbest_has_legal_move(const struct serbest_state *s)
                 return 1;
     if (ksq && king_moves(s, ksq, us, buf) > 0)
         return 1;
-    return ks.checkers < 2 && drops(s, &ks, ksq, buf) > 0;
+    return !ks.checkers && drops(s, &ks, ksq, buf) > 0; /* the king's too */
 }
 
 /* Whether a piece of `kind` and colour us dropped on the empty square t
@@ -518,26 +523,73 @@ static int khan_at_once(const struct serbest_state *s)
     return 0;
 }
 
+/* Whether the move m, played on a copy of s, wins for the side to move. */
+static int move_wins(const struct serbest_state *s, move_t m)
+{
+    const enum game_outcome win = s->head.side == SERBEST_WHITE
+                                      ? GAME_WIN_SEAT0
+                                      : GAME_WIN_SEAT1;
+    _Alignas(GAME_STATE_ALIGN) struct serbest_state child;
+    game_copy_state(&serbest_game, &child, s);
+    serbest_game.apply(&child, m);
+    return serbest_game.status(&child).outcome == win;
+}
+
+/* Whether sq and king share a rank, a file or a diagonal. */
+static int on_a_line(int sq, int king)
+{
+    int dx = SERBEST_FILE(sq) - SERBEST_FILE(king);
+    int dy = SERBEST_RANK(sq) - SERBEST_RANK(king);
+    return dx == 0 || dy == 0 || abs(dx) == abs(dy);
+}
+
 /* Whether the side to move mates the other side's king (on the board)
- * at once: each legal move that gives check is played and judged by the
- * rules; a drop that gives none (most of them) is passed over unplayed. */
+ * at once. Only a move that gives check can; each is played and judged
+ * by the rules. In check, every legal move is a candidate. Out of check,
+ * the candidates are the legal drops whose piece attacks the king from
+ * where it lands (drop_attacks: a drop moves nothing else, and the king
+ * is never dropped beside the other), every legal move of the other
+ * pieces, and the king's moves only where the king shares a line with
+ * the other (a king gives check only by uncovering one). */
 static int mates_at_once(const struct serbest_state *s)
 {
-    const int us = s->head.side, their_king = s->king_sq[us ^ 1];
-    const enum game_outcome win = us == SERBEST_WHITE ? GAME_WIN_SEAT0
-                                                      : GAME_WIN_SEAT1;
+    const int us = s->head.side, ksq = s->king_sq[us];
+    const int their_king = s->king_sq[us ^ 1];
     move_t moves[GAME_MAX_MOVES];
-    _Alignas(GAME_STATE_ALIGN) struct serbest_state child;
-    int n = serbest_legal_moves(s, moves);
-    for (int i = 0; i < n; i++) {
-        int kind = SERBEST_DROP_KIND(moves[i]);
-        if (kind && !drop_attacks(s->board, kind, us, SERBEST_TO(moves[i]),
-                                  their_king))
+    struct king_safety ks;
+    memset(&ks, 0, sizeof ks);
+    if (ksq)
+        find_checks_and_pins(s, us, ksq, &ks);
+    if (ks.checkers) {
+        int n = serbest_legal_moves(s, moves);
+        for (int i = 0; i < n; i++)
+            if (move_wins(s, moves[i]))
+                return 1;
+        return 0;
+    }
+    int kinds[SERBEST_KINDS], nkinds = 0;
+    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
+        if (s->hand[us][k])
+            kinds[nkinds++] = k;
+    for (int sq = SERBEST_SQ(0, 0); nkinds && sq <= SERBEST_SQ(9, 9); sq++) {
+        if (s->board[sq] != SERBEST_EMPTY)
             continue;
-        game_copy_state(&serbest_game, &child, s);
-        serbest_game.apply(&child, moves[i]);
-        if (serbest_game.status(&child).outcome == win)
-            return 1;
+        int n = drops_on(s, sq, kinds, nkinds, their_king, moves);
+        for (int i = 0; i < n; i++)
+            if (drop_attacks(s->board, SERBEST_DROP_KIND(moves[i]), us, sq,
+                             their_king)
+                && move_wins(s, moves[i]))
+                return 1;
+    }
+    for (int p = 0; p < s->pieces[us].count; p++) {
+        int from = s->pieces[us].sq[p], n;
+        if (from == ksq)
+            n = on_a_line(ksq, their_king) ? king_moves(s, ksq, us, moves) : 0;
+        else
+            n = legal_piece_moves(s, &ks, ksq, from, moves);
+        for (int i = 0; i < n; i++)
+            if (move_wins(s, moves[i]))
+                return 1;
     }
     return 0;
 }

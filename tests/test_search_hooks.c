@@ -265,7 +265,8 @@ static int ref_mates_at_once(const char *text, const serbest_ref_params *p)
  * position and Black is not in check, it answers, and agrees with the
  * reference, which plays every move. Under both drop-check rules (with
  * adjacent_drop_check=1 a pawn or a Subedei dropped beside the king may
- * mate). Mates must occur, and so must nets without one. */
+ * mate). Mates must occur, and so must nets without one; and a mate by a
+ * king's move (uncovering a check) is found. */
 static void test_wins_at_once_mates(void **state)
 {
     (void)state;
@@ -273,6 +274,21 @@ static void test_wins_at_once_mates(void **state)
         "serbest(kings_landing=9)",
         "serbest(kings_landing=9,adjacent_drop_check=1)"};
     const struct game *g = &serbest_game;
+    /* The one mate here is a8b8, uncovering the queen's check on the
+     * a-file: Black's q may not be dropped on a8 or a9, beside the White
+     * king and attacking it, and the bishop holds b10. */
+    static const char discovered[] = "k9/10/K2B6/Q9/10/10/10/10/10/10[q] w";
+    {
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        struct variant v;
+        char err[256];
+        serbest_ref_params p = {9, 0, 0};
+        start(specs[0], &v, st);
+        if (g->from_text(st, &v, discovered, err, sizeof err) != 0)
+            fail_msg("%s: %s", discovered, err);
+        assert_int_equal(ref_mates_at_once(discovered, &p), 1);
+        assert_int_equal(g->wins_at_once(st), 1);
+    }
     struct rng r;
     rng_seed(&r, 20261202);
     int positions = 0, mates = 0;

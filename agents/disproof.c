@@ -9,7 +9,7 @@
  * lookup table from move to index), the move dictionary, and for each
  * node marked shared its number, bound and a 128-bit fingerprint of its
  * state (the first 16 bytes of the SHA-256 of the state's used bytes,
- * game_state_used),
+ * game_state_used, in its canonical form, game_canonical_copy),
  * in node order, so a REF is found by binary search and compared.
  *
  * With threads, the leaves -- where nearly all the time goes: every
@@ -209,11 +209,15 @@ static int read_move(struct checker *c, long node, int ply, const char **text)
 
 /* ---- the walk ------------------------------------------------------------ */
 
+/* The first 16 bytes of the SHA-256 of st's used bytes in its canonical
+ * form (game_canonical_copy). */
 static void fingerprint(const struct checker *c, const void *st,
                         unsigned char fp[16])
 {
+    _Alignas(GAME_STATE_ALIGN) unsigned char form[GAME_MAX_STATE_SIZE];
     unsigned char digest[32];
-    sha256_bytes(st, game_state_used(c->g, st), digest);
+    game_canonical_copy(c->g, form, st);
+    sha256_bytes(form, game_state_used(c->g, form), digest);
     memcpy(fp, digest, 16);
 }
 

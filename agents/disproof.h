@@ -59,10 +59,12 @@
  * Nodes are numbered 0 (the root), 1, 2, ... in the order their records
  * begin (preorder). A REF must name a shared node whose record has ended,
  * in the same position as the child (the same game state in every byte
- * it uses, core/game.h's game_state_used: the checker compares the
- * SHA-256 of those bytes), at a bound >= the need. A repetition ring's
- * unused slots are not compared; checkers before 2026-12-02 compared
- * them too, so they reject some links that this one accepts.
+ * it uses, core/game.h's game_state_used, once both are in their
+ * canonical form, game_canonical_copy: the checker compares the SHA-256
+ * of those bytes), at a bound >= the need. A repetition ring's unused
+ * slots are not compared, nor the order of the piece lists (a position
+ * reached by two drop orders is one position); checkers before
+ * 2026-12-02 compared both, and so reject some links this one accepts.
  * Which side is to move (attacker or defender) is the game's to decide,
  * from the position.
  *

@@ -593,7 +593,9 @@ int solver_write_proof(const struct variant *v, const void *st,
 
 uint64_t solver_state_key(const struct game *g, const void *st)
 {
-    return state_key(st, game_state_used(g, st));
+    _Alignas(GAME_STATE_ALIGN) unsigned char form[GAME_MAX_STATE_SIZE];
+    game_canonical_copy(g, form, st);
+    return state_key(form, game_state_used(g, form));
 }
 
 uint64_t solver_tt_key(const struct solver *s, const void *st)

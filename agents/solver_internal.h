@@ -77,9 +77,9 @@ static inline unsigned char *solver_line(const struct solver *s, uint32_t d)
 int solver_moves(const struct solver *s, const void *st, uint32_t depth,
                  move_t *moves);
 
-/* A 64-bit hash of a state's used bytes (game_state_used): what the
- * disproof's DAG shares positions by, as the checker fingerprints those
- * bytes. */
+/* A 64-bit hash of a state's used bytes (game_state_used) in its
+ * canonical form (game_canonical_copy): what the disproof's DAG shares
+ * positions by, as the checker fingerprints those bytes. */
 uint64_t solver_state_key(const struct game *g, const void *st);
 /* The table's key for st (the game's search_key, or every byte). */
 uint64_t solver_tt_key(const struct solver *s, const void *st);

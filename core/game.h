@@ -156,6 +156,17 @@ struct game {
      * game_state_used rather than state_size wherever states are copied,
      * hashed or compared. NULL: all state_size bytes. */
     size_t (*state_used)(const void *st);
+
+    /* Rewrites st into the one form its position has whatever the moves
+     * that led to it: the bytes that record only the route, which the
+     * rules never read (the order of the piece lists, the slots of
+     * squares left empty), set to a fixed form; everything else as it
+     * was. The state then plays alike (the same moves, as a set, and the
+     * same outcomes) but may list its moves in another order, so it is
+     * for fingerprints, not for play: a disproof's links compare states
+     * in this form, so a position reached by two drop orders is one node.
+     * Use game_canonical_copy. NULL: the bytes are in one form already. */
+    void (*canonical)(void *st);
 };
 
 /* The bytes of st that hold it: g->state_used(st), or g->state_size. */
@@ -171,6 +182,16 @@ static inline void game_copy_state(const struct game *g, void *dst,
                                    const void *src)
 {
     memcpy(dst, src, game_state_used(g, src));
+}
+
+/* Copies src to dst as game_copy_state does, then rewrites dst in its
+ * canonical form (g->canonical): for fingerprints and keys only. */
+static inline void game_canonical_copy(const struct game *g, void *dst,
+                                       const void *src)
+{
+    game_copy_state(g, dst, src);
+    if (g->canonical)
+        g->canonical(dst);
 }
 
 /* Whether states a and b are the same state: the same used bytes. */

@@ -471,6 +471,19 @@ static size_t serbest_state_used(const void *st)
            + history_used_bytes(&s->history);
 }
 
+/* serbest_game.canonical: the piece lists in rising square order, and
+ * every slot and list entry not in use 0. */
+static void serbest_canonical(void *st)
+{
+    struct serbest_state *s = st;
+    memset(s->pieces, 0, sizeof s->pieces);
+    memset(s->piece_index, 0, sizeof s->piece_index);
+    for (int sq = 0; sq < SERBEST_SQUARES; sq++)
+        if (s->board[sq] != SERBEST_EMPTY && s->board[sq] != SERBEST_OFF)
+            piece_list_add(&s->pieces[SERBEST_COLOUR(s->board[sq])],
+                           s->piece_index, sq);
+}
+
 const struct game serbest_game = {
     .name = "serbest",
     .title = "Serbest (KhanChess 10x10 with drops): Kings Landing, Khan, mate",
@@ -500,4 +513,5 @@ const struct game serbest_game = {
     .mirror_move_text = serbest_mirror_move_text,
     .mirror_position_text = notation_mirror_position,
     .state_used = serbest_state_used,
+    .canonical = serbest_canonical,
 };

@@ -656,6 +656,19 @@ static size_t tafl_state_used(const void *st)
            + history_used_bytes(&s->history);
 }
 
+/* tafl_game.canonical: the piece lists in rising square order, and every
+ * slot and list entry not in use 0. */
+static void tafl_canonical(void *st)
+{
+    struct tafl_state *s = st;
+    memset(s->pieces, 0, sizeof s->pieces);
+    memset(s->piece_index, 0, sizeof s->piece_index);
+    for (int sq = 0; sq < TAFL_SQUARES; sq++)
+        if (s->board[sq] != TAFL_EMPTY && s->board[sq] != TAFL_OFF)
+            piece_list_add(&s->pieces[side_of(s->board[sq])], s->piece_index,
+                           sq);
+}
+
 const struct game tafl_game = {
     .name = "tafl",
     .title = "Hnefatafl 9x9 (Tablut cross): attackers against the King",
@@ -683,4 +696,5 @@ const struct game tafl_game = {
     .mirror_move_text = tafl_mirror_move_text,
     .mirror_position_text = notation_mirror_position,
     .state_used = tafl_state_used,
+    .canonical = tafl_canonical,
 };

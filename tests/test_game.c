@@ -4,7 +4,9 @@
  * builds run after every apply (RULELAB_CHECK_INVARIANTS) catching a
  * corrupted state in each game; and that a state copied with
  * game_copy_state (only the bytes game_state_used names, the rest of the
- * buffer left as it was) plays exactly like a whole copy.
+ * buffer left as it was) plays exactly like a whole copy, and one in its
+ * canonical form (game_canonical_copy) alike but for the order of its
+ * moves.
  *
  * This suite is linked with -Wl,--wrap=malloc (tests/CMakeLists.txt), so
  * every malloc in the core goes through __wrap_malloc below, which fails on
@@ -188,6 +190,98 @@ static void test_partial_copy_plays_alike(void **state)
     assert_true(repetitions > 0);
 }
 
+static int compare_moves(const void *a, const void *b)
+{
+    move_t x = *(const move_t *)a, y = *(const move_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A state in canonical form (game_canonical_copy) plays alike: along
+ * random games of Serbest, tafl (whose captures reorder the piece lists)
+ * and Jetan (which has no hook: the copy is the state), at every ply the
+ * canonical copy passes state_ok, has the same hash, search key, status
+ * and legal moves as a set, is its own canonical form, and after the
+ * ply's move has the same canonical form as the game. In Serbest and
+ * tafl the form must differ from the state's bytes somewhere (else the
+ * hook did nothing). And one Serbest position by two drop orders: bytes
+ * that differ (test_search_hooks), one canonical form. */
+static void test_canonical_plays_alike(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "serbest", "tafl", "tafl(king_capture=custodial,max_plies=600)",
+        "jetan"};
+    static _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE],
+        form[GAME_MAX_STATE_SIZE], again[GAME_MAX_STATE_SIZE],
+        after[GAME_MAX_STATE_SIZE], after_form[GAME_MAX_STATE_SIZE];
+    static move_t moves[GAME_MAX_MOVES], moves2[GAME_MAX_MOVES];
+    struct rng r;
+    rng_seed(&r, 20261202);
+    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
+        struct variant v;
+        start_of(variants[k], &v, st);
+        const struct game *g = v.game;
+        long plies = 0, reordered = 0;
+        for (int game = 0; game < 10; game++) {
+            start_of(variants[k], &v, st);
+            for (;;) {
+                game_canonical_copy(g, form, st);
+                assert_true(g->state_ok(form));
+                assert_int_equal(g->hash(form), g->hash(st));
+                assert_true(g->search_key(form) == g->search_key(st));
+                assert_int_equal(g->status(form).outcome,
+                                 g->status(st).outcome);
+                assert_int_equal(g->status(form).reason,
+                                 g->status(st).reason);
+                game_canonical_copy(g, again, form);
+                assert_true(game_same_state(g, again, form));
+                reordered += !game_same_state(g, form, st);
+                int n = g->legal_moves(st, moves);
+                assert_int_equal(g->legal_moves(form, moves2), n);
+                qsort(moves, (size_t)n, sizeof *moves, compare_moves);
+                qsort(moves2, (size_t)n, sizeof *moves2, compare_moves);
+                assert_memory_equal(moves, moves2, sizeof *moves * (size_t)n);
+                if (n == 0)
+                    break;
+                move_t m = moves[rng_below(&r, (uint32_t)n)];
+                game_copy_state(g, after, form);
+                g->apply(after, m);
+                g->apply(st, m);
+                game_canonical_copy(g, after_form, after);
+                game_canonical_copy(g, again, st);
+                assert_true(game_same_state(g, after_form, again));
+                plies++;
+            }
+        }
+        printf("%s: %ld plies, %ld whose canonical form differs in bytes\n",
+               variants[k], plies, reordered);
+        assert_true(g->canonical ? reordered > 0 : reordered == 0);
+    }
+    /* two drop orders, one position */
+    struct variant v;
+    static const char *const lines[2] = {"N@a1 n@a10 B@b1 b@b10",
+                                         "B@b1 b@b10 N@a1 n@a10"};
+    static _Alignas(GAME_STATE_ALIGN) unsigned char a[GAME_MAX_STATE_SIZE],
+        b[GAME_MAX_STATE_SIZE];
+    unsigned char *ends[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        char buf[64], err[256];
+        start_of("serbest", &v, ends[i]);
+        snprintf(buf, sizeof buf, "%s", lines[i]);
+        for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+            move_t m;
+            if (game_parse_move(&serbest_game, ends[i], t, &m, err,
+                                sizeof err) != 0)
+                fail_msg("%s: %s", t, err);
+            serbest_game.apply(ends[i], m);
+        }
+    }
+    assert_false(game_same_state(&serbest_game, a, b));
+    game_canonical_copy(&serbest_game, form, a);
+    game_canonical_copy(&serbest_game, again, b);
+    assert_true(game_same_state(&serbest_game, form, again));
+}
+
 int main(void)
 {
 #ifdef RULELAB_CHECK_INVARIANTS
@@ -199,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_perft_reports_allocation_failure),
         cmocka_unit_test(test_state_ok_catches_corruption),
         cmocka_unit_test(test_partial_copy_plays_alike),
+        cmocka_unit_test(test_canonical_plays_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

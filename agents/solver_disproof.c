@@ -530,14 +530,12 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
         return 0; /* a leaf: the checker plays every move itself */
     move_t *moves = sc->moves;
     unsigned char *child = sc->child;
-    int rc = 0, nm = 0, from = 0, to = 1;
-    if (!or_node && table_reply(d, st, depth, child, &moves[0])) {
-        ; /* the table's reply, as moves[0] */
-    } else if (or_node) {
-        to = nm = solver_moves(s, st, depth, moves);
-        put_varint(d, (uint64_t)nm);
-    } else {
-        nm = solver_moves(s, st, depth, moves);
+    int rc = 0, from = 0, to = 1; /* a defender's reply: the table's */
+    if (or_node) {
+        to = solver_moves(s, st, depth, moves);
+        put_varint(d, (uint64_t)to);
+    } else if (!table_reply(d, st, depth, child, &moves[0])) {
+        int nm = solver_moves(s, st, depth, moves);
         from = pick_reply(d, st, depth, moves, nm, child);
         to = from + 1;
         if (from < 0)

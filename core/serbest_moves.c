@@ -476,19 +476,19 @@ int serbest_has_legal_move(const struct serbest_state *s)
     return !ks.checkers && drops(s, &ks, ksq, buf) > 0; /* the king's too */
 }
 
-/* Whether a piece of `kind` and colour us dropped on the empty square t
- * attacks sq, as serbest_attacked would see it with the piece there. A
- * drop moves nothing else, so this is the only way it can give check. */
+/* Whether a piece of `kind` (not the king) and colour us dropped on the
+ * empty square t attacks sq, as serbest_attacked would see it with the
+ * piece there. A drop moves nothing else, so this is the only way it can
+ * give check. */
 static int drop_attacks(const uint8_t *b, int kind, int us, int t, int sq)
 {
     const int d = sq - t;
-    const int *steps = kind == SERBEST_KNIGHT ? knight_jumps
-                       : kind == SERBEST_KING ? king_steps
-                                              : pawn_captures[us];
-    int nsteps = kind == SERBEST_PAWN ? 2 : kind == SERBEST_SUBEDEI ? 4 : 8;
-    if (kind == SERBEST_KNIGHT || kind == SERBEST_KING
-        || kind == SERBEST_PAWN || kind == SERBEST_SUBEDEI) {
-        for (int i = 0; i < nsteps; i++)
+    if (kind == SERBEST_KNIGHT || kind == SERBEST_PAWN
+        || kind == SERBEST_SUBEDEI) {
+        const int *steps = kind == SERBEST_KNIGHT ? knight_jumps
+                                                  : pawn_captures[us];
+        int n = kind == SERBEST_KNIGHT ? 8 : kind == SERBEST_SUBEDEI ? 4 : 2;
+        for (int i = 0; i < n; i++)
             if (d == steps[i])
                 return 1;
         return 0;

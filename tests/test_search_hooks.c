@@ -138,8 +138,10 @@ static void test_key_counters(void **state)
 /* ---- wins_at_once against the reference ------------------------------ */
 
 /* 1 if some legal move of the reference wins at once for the side to move
- * in text (a Khan, a mate or a stalemate that loses for the other side). */
-static int ref_wins_at_once(const char *text, const serbest_ref_params *p)
+ * in text (a Khan, a mate or a stalemate that loses for the other side);
+ * with `reason` (RULES.md's name, e.g. "checkmate"), only a win so. */
+static int ref_wins_at_once(const char *text, const serbest_ref_params *p,
+                            const char *reason)
 {
     static char moves[SERBEST_REF_MAX_MOVES][8];
     char after[256];
@@ -151,7 +153,8 @@ static int ref_wins_at_once(const char *text, const serbest_ref_params *p)
         if (serbest_ref_make_move(text, moves[i], after, sizeof after) != 0
             || serbest_ref_result_of(after, p, &r) != 0)
             fail_msg("%s: the reference cannot play %s", text, moves[i]);
-        if (r.over && r.winner == mover)
+        if (r.over && r.winner == mover
+            && (!reason || strcmp(r.reason, reason) == 0))
             return 1;
     }
     return 0;
@@ -187,7 +190,7 @@ static void test_wins_at_once(void **state)
             if (fast >= 0) {
                 char text[1024];
                 assert_true(g->to_text(st, text, sizeof text) > 0);
-                if (fast != ref_wins_at_once(text, &p))
+                if (fast != ref_wins_at_once(text, &p, NULL))
                     fail_msg("%s at %s: wins_at_once says %d", specs[k], text,
                              fast);
                 answered++;
@@ -242,24 +245,6 @@ static void random_mating_net(struct rng *r, char *text, size_t n)
     serbest_grid_text(board, hands, "w 0 0", text, n);
 }
 
-/* Whether the reference's side to move in text mates at once. */
-static int ref_mates_at_once(const char *text, const serbest_ref_params *p)
-{
-    static char moves[SERBEST_REF_MAX_MOVES][8];
-    char after[256];
-    int n = serbest_ref_moves(text, p, moves, SERBEST_REF_MAX_MOVES);
-    assert_true(n >= 0);
-    for (int i = 0; i < n; i++) {
-        serbest_ref_result r;
-        if (serbest_ref_make_move(text, moves[i], after, sizeof after) != 0
-            || serbest_ref_result_of(after, p, &r) != 0)
-            fail_msg("%s: the reference cannot play %s", text, moves[i]);
-        if (r.over && r.winner == 'w' && strcmp(r.reason, "checkmate") == 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* wins_at_once where the other side's king is on the board, so that only
  * a mate can win (random_mating_net): wherever the rules accept the
  * position and Black is not in check, it answers, and agrees with the
@@ -286,7 +271,7 @@ static void test_wins_at_once_mates(void **state)
         start(specs[0], &v, st);
         if (g->from_text(st, &v, discovered, err, sizeof err) != 0)
             fail_msg("%s: %s", discovered, err);
-        assert_int_equal(ref_mates_at_once(discovered, &p), 1);
+        assert_int_equal(ref_wins_at_once(discovered, &p, "checkmate"), 1);
         assert_int_equal(g->wins_at_once(st), 1);
     }
     struct rng r;
@@ -305,7 +290,8 @@ static void test_wins_at_once_mates(void **state)
                                 SERBEST_BLACK)
             || g->status(st).outcome != GAME_ONGOING)
             continue;
-        int fast = g->wins_at_once(st), ref = ref_mates_at_once(text, &p);
+        int fast = g->wins_at_once(st);
+        int ref = ref_wins_at_once(text, &p, "checkmate");
         if (fast != ref)
             fail_msg("%s at %s: wins_at_once says %d, the reference %d",
                      specs[k], text, fast, ref);

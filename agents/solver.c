@@ -74,6 +74,49 @@ static uint64_t tt_key(const struct game *g, const void *st)
 
 /* ---- transposition table --------------------------------------------- */
 
+/* The lock word of an entry: its check mixed with its two value words
+ * (extra multiplied by an odd constant, so that words of two writes of
+ * one position do not cancel out unless by a 64-bit coincidence). */
+static uint64_t tt_lock(uint64_t check, uint64_t value, uint64_t extra)
+{
+    return check ^ value ^ (extra * 0x9e3779b97f4a7c15ULL);
+}
+
+/* e's contents, each word loaded whole (another thread may be writing
+ * it); a torn entry's check comes out wrong, so it matches nothing. */
+static void tt_load(const struct tt_entry *e, struct tt_view *v)
+{
+    uint64_t key = atomic_load_explicit(&e->key, memory_order_relaxed);
+    uint64_t lock = atomic_load_explicit(&e->lock, memory_order_relaxed);
+    uint64_t value = atomic_load_explicit(&e->value, memory_order_relaxed);
+    uint64_t extra = atomic_load_explicit(&e->extra, memory_order_relaxed);
+    v->key = key;
+    v->check = tt_lock(lock, value, extra); /* lock ^ lock's mix = check */
+    v->pn = (uint32_t)value;
+    v->dn = (uint32_t)(value >> 32);
+    v->depth = (uint32_t)(extra & 0xffff);
+    v->has_reply = (int)((extra >> 16) & 1);
+    v->reply = (move_t)(extra >> 32);
+}
+
+static void tt_store(struct tt_entry *e, const struct tt_view *v)
+{
+    uint64_t value = (uint64_t)v->pn | (uint64_t)v->dn << 32;
+    uint64_t extra = (uint64_t)(v->depth & 0xffff)
+                     | (uint64_t)(v->has_reply != 0) << 16
+                     | (uint64_t)v->reply << 32;
+    atomic_store_explicit(&e->key, v->key, memory_order_relaxed);
+    atomic_store_explicit(&e->lock, tt_lock(v->check, value, extra),
+                          memory_order_relaxed);
+    atomic_store_explicit(&e->value, value, memory_order_relaxed);
+    atomic_store_explicit(&e->extra, extra, memory_order_relaxed);
+}
+
+static const struct tt_entry *tt_bucket(const struct solver *s, uint64_t key)
+{
+    return &s->tt[key & s->tt_mask & ~(size_t)(TT_WAYS - 1)];
+}
+
 /* Looks st up at `depth` plies left: an exact entry, or a proof made with
  * fewer plies (a win within fewer is a win within more), or a disproof
  * made with more. Misses give (1, 1). */
@@ -81,16 +124,17 @@ static void tt_get(const struct solver *s, uint64_t key, uint64_t check,
                    uint32_t depth, uint32_t *pn, uint32_t *dn)
 {
     *pn = *dn = 1;
-    size_t base = key & s->tt_mask & ~(size_t)(TT_WAYS - 1);
+    const struct tt_entry *bucket = tt_bucket(s, key);
     for (int w = 0; w < TT_WAYS; w++) {
-        const struct tt_entry *e = &s->tt[base + (size_t)w];
-        if (e->key != key || e->check != check)
+        struct tt_view e;
+        tt_load(&bucket[w], &e);
+        if (e.key != key || e.check != check)
             continue;
-        if (e->depth == depth || (e->pn == 0 && e->depth <= depth)
-            || (e->dn == 0 && e->depth >= depth)) {
-            *pn = e->pn;
-            *dn = e->dn;
-            if (e->depth == depth || e->pn == 0 || e->dn == 0)
+        if (e.depth == depth || (e.pn == 0 && e.depth <= depth)
+            || (e.dn == 0 && e.depth >= depth)) {
+            *pn = e.pn;
+            *dn = e.dn;
+            if (e.depth == depth || e.pn == 0 || e.dn == 0)
                 return;
         }
     }
@@ -100,10 +144,15 @@ static void tt_get(const struct solver *s, uint64_t key, uint64_t check,
  * children are looked up after all are made, so their misses overlap. */
 static void tt_prefetch(const struct solver *s, uint64_t key)
 {
-    const char *bucket =
-        (const char *)&s->tt[key & s->tt_mask & ~(size_t)(TT_WAYS - 1)];
+    const char *bucket = (const char *)tt_bucket(s, key);
     __builtin_prefetch(bucket);
     __builtin_prefetch(bucket + 64); /* a bucket is 128 bytes */
+}
+
+/* Whether an entry is open (neither proven nor disproven). */
+static int tt_open(const struct tt_view *e)
+{
+    return e->pn && e->dn;
 }
 
 /* Stores (pn, dn) for key at depth, with the refuting reply where st is
@@ -112,40 +161,41 @@ static void tt_put(struct solver *s, uint64_t key, uint64_t check,
                    uint32_t depth, uint32_t pn, uint32_t dn,
                    const move_t *reply)
 {
-    size_t base = key & s->tt_mask & ~(size_t)(TT_WAYS - 1);
-    struct tt_entry *victim = NULL;
+    struct tt_entry *bucket = (struct tt_entry *)tt_bucket(s, key);
+    int victim = -1;
+    struct tt_view best = {0}, e;
     for (int w = 0; w < TT_WAYS; w++) {
-        struct tt_entry *e = &s->tt[base + (size_t)w];
-        if (e->key == key && e->check == check && e->depth == depth) {
-            victim = e;
+        tt_load(&bucket[w], &e);
+        if (e.key == key && e.check == check && e.depth == depth) {
+            victim = w;
             break;
         }
         /* Keep settled results over open ones, deep over shallow. */
-        if (!victim || (e->key == 0 && victim->key != 0)
-            || ((e->pn && e->dn) && !(victim->pn && victim->dn))
-            || (((e->pn && e->dn) == (victim->pn && victim->dn))
-                && e->depth < victim->depth))
-            victim = e;
+        if (victim < 0 || (e.key == 0 && best.key != 0)
+            || (tt_open(&e) && !tt_open(&best))
+            || (tt_open(&e) == tt_open(&best) && e.depth < best.depth)) {
+            victim = w;
+            best = e;
+        }
     }
-    victim->key = key;
-    victim->check = check;
-    victim->depth = (uint16_t)depth; /* <= SOLVER_MAX_PLIES */
-    victim->pn = pn;
-    victim->dn = dn;
-    victim->has_reply = reply != NULL;
-    victim->reply = reply ? *reply : 0;
+    struct tt_view v = {.key = key, .check = check, .pn = pn, .dn = dn,
+                        .depth = depth, /* <= SOLVER_MAX_PLIES */
+                        .has_reply = reply != NULL,
+                        .reply = reply ? *reply : 0};
+    tt_store(&bucket[victim], &v);
 }
 
 /* solver_internal.h */
 int solver_tt_reply(const struct solver *s, uint64_t key, uint64_t check,
                     uint32_t depth, move_t *reply)
 {
-    size_t base = key & s->tt_mask & ~(size_t)(TT_WAYS - 1);
+    const struct tt_entry *bucket = tt_bucket(s, key);
     for (int w = 0; w < TT_WAYS; w++) {
-        const struct tt_entry *e = &s->tt[base + (size_t)w];
-        if (e->key == key && e->check == check && e->has_reply
-            && e->dn == 0 && e->depth >= depth) {
-            *reply = e->reply;
+        struct tt_view e;
+        tt_load(&bucket[w], &e);
+        if (e.key == key && e.check == check && e.has_reply && e.dn == 0
+            && e.depth >= depth) {
+            *reply = e.reply;
             return 1;
         }
     }
@@ -391,6 +441,39 @@ static struct tt_entry *table_alloc(size_t bytes)
     return p;
 }
 
+/* Sets t up with the entries o asks for (tt_entries, else max_mb's
+ * worth, rounded down to a power of two). Returns 0, or -1 out of
+ * memory. */
+static int table_init(struct solver_table *t, const struct solver_options *o)
+{
+    size_t entries = o->tt_entries ? o->tt_entries
+                     : (o->max_mb ? o->max_mb : 64) * 1024 * 1024
+                           / sizeof(struct tt_entry);
+    size_t size = TT_WAYS;
+    while (size * 2 <= entries)
+        size *= 2;
+    t->entries = table_alloc(size * sizeof *t->entries);
+    t->mask = size - 1;
+    return t->entries ? 0 : -1;
+}
+
+struct solver_table *solver_table_open(const struct solver_options *o)
+{
+    struct solver_table *t = malloc(sizeof *t);
+    if (t && table_init(t, o) != 0) {
+        free(t);
+        t = NULL;
+    }
+    return t;
+}
+
+void solver_table_close(struct solver_table *t)
+{
+    if (t)
+        free(t->entries);
+    free(t);
+}
+
 int solver_init(struct solver *s, const struct game *g, const void *st,
                 const struct solver_options *o, char *err, size_t errsz)
 {
@@ -404,24 +487,18 @@ int solver_init(struct solver *s, const struct game *g, const void *st,
     s->max_nodes = o->max_nodes;
     s->stop = o->stop;
     s->max_dag_nodes = o->max_dag_nodes ? o->max_dag_nodes : SOLVER_DAG_NODES;
-    size_t entries = o->tt_entries ? o->tt_entries
-                     : (o->max_mb ? o->max_mb : 64) * 1024 * 1024
-                           / sizeof(struct tt_entry);
-    size_t size = TT_WAYS;
-    while (size * 2 <= entries)
-        size *= 2;
     s->line_stride = (g->state_size + 63) / 64 * 64;
     if (s->line_stride % 4096 == 0)
         s->line_stride += 64;
     s->line = aligned_alloc(64, (SOLVER_MAX_PLIES + 1) * s->line_stride);
-    s->tt = table_alloc(size * sizeof *s->tt);
-    if (!s->tt || !s->line) {
-        free(s->tt);
+    s->table = o->table ? o->table : &s->own_table;
+    if (!s->line || (!o->table && table_init(&s->own_table, o) != 0)) {
         free(s->line);
         snprintf(err, errsz, "out of memory for the transposition table");
         return -1;
     }
-    s->tt_mask = size - 1;
+    s->tt = s->table->entries;
+    s->tt_mask = s->table->mask;
     return 0;
 }
 
@@ -431,7 +508,8 @@ void solver_free(struct solver *s)
         free(s->levels[i]);
     solver_dag_free(s);
     free(s->line);
-    free(s->tt);
+    if (s->table == &s->own_table)
+        free(s->own_table.entries);
 }
 
 /* Proves or disproves st within depth, as far as the budget goes. */

@@ -70,7 +70,20 @@ struct solver_options {
      * two, at least 4); 0 means from max_mb. For tests: a table small
      * enough to lose what the disproof's writer looks for. */
     size_t tt_entries;
+    /* A table to use instead of one of the solver's own (max_mb and
+     * tt_entries then say nothing): one table for the solvers of a
+     * split's threads, each seeing what the others found. NULL: the
+     * solver's own. */
+    struct solver_table *table;
 };
+
+/* A transposition table that solvers on several threads may share (its
+ * entries are read and written whole, and a torn one reads as a miss):
+ * max_mb's worth, or tt_entries, of o. NULL out of memory. Close it
+ * after every solver using it is freed. */
+struct solver_table;
+struct solver_table *solver_table_open(const struct solver_options *o);
+void solver_table_close(struct solver_table *t);
 
 #define SOLVER_DAG_NODES ((size_t)1 << 24)
 

@@ -17,14 +17,36 @@
 
 struct dag;
 
-/* A table entry: 32 bytes, 4 to a 128-byte bucket. A disproven
- * defender's node also keeps the reply that refuted it (has_reply), so
- * the disproof's writer need not look for one again. */
+/* A table entry: 32 bytes, 4 to a 128-byte bucket, in four words that
+ * the threads of a split may read and write at once (one table serves
+ * them all; see struct solver_table): each word is loaded and stored
+ * whole (relaxed atomics, plain moves on x86-64), and `lock` holds the
+ * Zobrist check mixed with the two value words (solver.c's tt_lock), so
+ * an entry torn by two writers (words of each) fails its check and reads
+ * as a miss, never as another position's values. A disproven defender's node also keeps the
+ * reply that refuted it (has_reply), so the disproof's writer need not
+ * look for one again.
+ *
+ *     value: pn (bits 0-31) | dn (bits 32-63)
+ *     extra: depth (bits 0-15) | has_reply (bit 16) | reply (bits 32-63)
+ */
 struct tt_entry {
+    _Atomic uint64_t key, lock, value, extra;
+};
+
+/* An entry's contents, read or to be written whole. */
+struct tt_view {
     uint64_t key, check;
-    uint32_t pn, dn;
-    uint16_t depth, has_reply;
+    uint32_t pn, dn, depth;
+    int has_reply;
     move_t reply;
+};
+
+/* The transposition table: owned by one solver, or shared by the
+ * solvers of a split's threads (solver_table_open). */
+struct solver_table {
+    struct tt_entry *entries;
+    size_t mask; /* entries - 1 */
 };
 
 #define TT_WAYS 4
@@ -42,8 +64,9 @@ struct level {
 struct solver {
     const struct game *g;
     int attacker; /* seat */
-    struct tt_entry *tt;
+    struct tt_entry *tt; /* table->entries */
     size_t tt_mask;
+    struct solver_table *table, own_table; /* &own_table, or shared */
     uint64_t nodes, max_nodes;
     size_t max_dag_nodes; /* solver_options' (SOLVER_DAG_NODES for 0) */
     int out_of_budget, out_of_memory;

@@ -25,6 +25,8 @@
  *    their own mirror images, no rule names a file): 20 random games of
  *    40 plies of each of 3 variants (corner and edge escape, the edge not
  *    capturing the King), checked the same way with tests/ref/tafl_ref.
+ *  - The solver answers each of 150 random small positions' mirror
+ *    image, in Serbest and in tafl, as minimax answers the position.
  *  - Jetan gives no mirror texts (its setup is symmetric through the
  *    centre only).
  */
@@ -40,9 +42,12 @@
 
 #include "disproof_reader.h"
 #include "game.h"
+#include "minimax.h"
 #include "notation.h"
+#include "random_positions.h"
 #include "rng.h"
 #include "serbest_ref.h"
+#include "solver.h"
 
 static void mirror_move_is(const struct board_geometry *g, const char *in,
                            const char *want)
@@ -201,6 +206,53 @@ static void test_tafl_is_mirror_symmetric(void **state)
                    20, 40);
 }
 
+/* What a mirror-image part stands on, asked of the search itself: on 150
+ * random small positions of Serbest and of tafl (random_positions.h,
+ * under four variants each), the solver answers the position's mirror
+ * image (from mirror_position_text) as minimax (tests/ref/minimax.c)
+ * answers the position, at bounds 1 to 3: a folded search, which answers
+ * one for the other, answers as the full search does. */
+static void check_mirror_answers(int game, uint64_t seed)
+{
+    struct rng r;
+    int wins = 0, count = 150, plies = 3;
+    rng_seed(&r, seed);
+    for (int i = 0; i < count; i++) {
+        struct variant v;
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        _Alignas(GAME_STATE_ALIGN) unsigned char m[GAME_MAX_STATE_SIZE];
+        char text[1024], mtext[1024], err[256];
+        random_position(game, &r, &v, st);
+        const struct game *g = v.game;
+        assert_true(g->to_text(st, text, sizeof text) >= 0);
+        assert_true(g->mirror_position_text(text, mtext, sizeof mtext) >= 0);
+        if (g->from_text(m, &v, mtext, err, sizeof err) != 0)
+            fail_msg("%s: the mirror image %s: %s", text, mtext, err);
+        for (int d = 1; d <= plies; d++) {
+            struct solver_options o = {.plies = d, .max_mb = 1};
+            struct solver_result res;
+            int expect = minimax_forced_win(g, st, d);
+            assert_int_equal(solver_solve(g, m, &o, &res, err, sizeof err), 0);
+            if ((res.answer == SOLVER_WIN) != expect)
+                fail_msg("%s within %d: minimax %s, the solver on its mirror "
+                         "image %s %s", text, d, expect ? "win" : "no win",
+                         mtext, solver_answer_name(res.answer));
+            wins += expect && d == plies;
+        }
+    }
+    print_message("%s: %d positions, %d wins within %d plies, each mirror "
+                  "image answered alike\n", random_position_variants[game][0],
+                  count, wins, plies);
+    assert_true(wins >= count / 10 && wins <= count - count / 10);
+}
+
+static void test_mirror_answers(void **state)
+{
+    (void)state;
+    check_mirror_answers(0, 1202); /* tafl */
+    check_mirror_answers(1, 1203); /* Serbest */
+}
+
 static void test_others_claim_nothing(void **state)
 {
     (void)state;
@@ -221,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_others_claim_nothing),
         cmocka_unit_test(test_serbest_is_mirror_symmetric),
         cmocka_unit_test(test_tafl_is_mirror_symmetric),
+        cmocka_unit_test(test_mirror_answers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

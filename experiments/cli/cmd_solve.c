@@ -8,9 +8,11 @@
  * has been written and verified by the independent checker `rulelab
  * verify` runs.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "disproof.h"
@@ -117,6 +119,15 @@ static int print_join(const char *dir, int threads, long plies)
     return CLI_OK;
 }
 
+/* The CPU time this process has used, all threads together. */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* `rulelab solve --split DIR`: the root's moves solved one by one as the
  * parts of shard sh, on `threads` threads, then the directory joined. */
 static int run_split(const struct variant *v, const void *st,
@@ -143,8 +154,9 @@ static int run_split(const struct variant *v, const void *st,
     if (out.mirrored)
         printf("mirror:   %d of them written as the mirror image of another "
                "(one search for both)\n", out.mirrored);
-    printf("nodes:    %llu in %.2f s\n", (unsigned long long)out.nodes,
-           out.seconds);
+    printf("nodes:    %llu in %.2f s (%.1f s of CPU time)\n",
+           (unsigned long long)out.nodes, out.seconds, cpu_seconds());
+    fflush(stdout); /* before the join, which may take hours */
     if (out.unknowns > 0 && out.win_index < 0) {
         printf("answer:   unknown: %d part%s reached the node budget; run "
                "again with a larger --nodes to resume\n", out.unknowns,
@@ -289,7 +301,8 @@ const struct cli_command cmd_solve = {
     "                   in DIR are kept (run again to resume); a win stops\n"
     "                   the rest. Once every root move has a part, the parts\n"
     "                   are joined and checked as `rulelab verify DIR` does.\n"
-    "                   --nodes is then a budget per part, --mb per thread.\n"
+    "                   --nodes is then a budget per part; the threads\n"
+    "                   share one table of --mb.\n"
     "  --shard K/N      only the root moves whose index is K mod N (K from 0):\n"
     "                   run shards 0/N .. N-1/N on N machines (a Slurm array)\n"
     "                   into one shared DIR, or copy their parts into one.\n"

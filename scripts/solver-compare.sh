@@ -12,6 +12,14 @@
 set -euo pipefail
 [ $# -ge 2 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
 old_rev=$1 new_rev=$2 cases=${3:-"9 5"}
+# Each case is two whole numbers, checked before the builds (minutes).
+IFS=, read -ra list <<<"$cases"
+for c in "${list[@]}"; do
+    if ! [[ $c =~ ^\ *[0-9]+\ +[0-9]+\ *$ ]]; then
+        echo "solver-compare: case '$c' is not RANK PLIES (e.g. \"9 5,8 5\")" >&2
+        exit 2
+    fi
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/bench_build.sh
 . "$root/scripts/bench_build.sh"
@@ -36,7 +44,6 @@ run() {
 echo "machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 echo "| rank | plies | build | answer | nodes | seconds |"
 echo "| --- | --- | --- | --- | --- | --- |"
-IFS=, read -ra list <<<"$cases"
 for c in "${list[@]}"; do
     read -r rank plies <<<"$c"
     o=$(run old "$old" "$rank" "$plies")

@@ -10,7 +10,9 @@
 #    more than 40 MiB there (measured: it failed at ulimit -v 40000 and
 #    passed at 60000; the streaming one passes at 6000). Skipped where a
 #    small proof cannot run under the limit (sanitizer builds);
-#  - the committed rank-7 Kings Landing disproof (5 plies) verifies.
+#  - the committed rank-7 Kings Landing disproof (5 plies) verifies;
+#  - the committed 9-ply parts of the king drops on ranks 8 and 7 verify,
+#    one for each of the ten drops on the landing rank.
 # Usage: test_verify.sh PATH/TO/rulelab PATH/TO/big_proof
 set -u
 bin=$1
@@ -69,5 +71,24 @@ if grep -qF "kings_landing=7" <<<"$out" \
     && grep -qF "no forced win within 5 plies (823419 nodes, 0 shared, 0 links, 411039 leaves" <<<"$out"; then
     ok "the committed rank-7 5-ply disproof verifies"
 else bad "serbest_kl7_nowin5.disproof: $out"; fi
+
+# The committed 9-ply parts of ranks 8 and 7 (experiments/proofs/
+# serbest_kl{8,7}_kings_nowin9): one per king drop on the landing rank,
+# each verifies as that drop's part, forcing no win within 9 plies, and
+# together they name the ten drops a..j on that rank exactly once.
+for rank in 8 7; do
+    want="K@a$rank K@b$rank K@c$rank K@d$rank K@e$rank K@f$rank K@g$rank K@h$rank K@i$rank K@j$rank"
+    got="" fails=0
+    for f in "$here/../experiments/proofs/serbest_kl${rank}_kings_nowin9"/part-*.disproof; do
+        out=$("$bin" verify "$f" 2>&1)
+        move=$(sed -n "s/.*the side to move's move \(K@[a-j]$rank\) forces no win within 9 plies (.*/\1/p" <<<"$out")
+        if grep -q ": valid part: in serbest(.*kings_landing=$rank," <<<"$out" && [ -n "$move" ]; then
+            got="$got $move"
+        else fails=$((fails + 1)); echo "not a valid 9-ply king-drop part: $out"; fi
+    done
+    if [ $fails -eq 0 ] && [ "$(tr ' ' '\n' <<<"$got" | sort | xargs)" = "$want" ]; then
+        ok "rank $rank: the ten king drops' 9-ply parts verify ($want)"
+    else bad "rank $rank's 9-ply king-drop parts: $fails invalid, moves:$got"; fi
+done
 
 finish

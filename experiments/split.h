@@ -38,7 +38,7 @@
 struct split_options {
     const char *dir; /* where the parts go (made if missing) */
     int shard, shards; /* this is shard `shard` (0..shards-1) of `shards` */
-    int threads; /* parts solved at once, each with o->max_mb of table */
+    int threads; /* parts solved at once, sharing one table of o->max_mb */
     int progress; /* lines on stderr as parts finish */
 };
 

@@ -162,12 +162,29 @@ const struct playout_policy *const playout_policies[] = {&random_policy,
                                                          &greedy_policy, NULL};
 const char *const playout_policy_names[] = {"random", "greedy", NULL};
 
+/* playout_run_with for the random policy: game_random_move draws the
+ * move pick_random would from the same generator. */
+static int random_playout(const struct game *g, void *st, struct rng *r,
+                          int cap)
+{
+    int plies = 0;
+    move_t m;
+    while ((cap <= 0 || plies < cap) && game_random_move(g, st, r, &m) > 0) {
+        g->apply(st, m);
+        game_check_invariants(g, st, m);
+        plies++;
+    }
+    return plies;
+}
+
 int playout_run_with(const struct playout_policy *p,
                      struct playout_context *ctx, const struct game *g,
                      void *st, struct rng *r, int cap)
 {
     move_t moves[GAME_MAX_MOVES];
     int plies = 0;
+    if (p == &random_policy) /* the same games, drawn without a move list */
+        return random_playout(g, st, r, cap);
     if (ctx)
         ctx->next_checked = 0;
     while (cap <= 0 || plies < cap) {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
+
 const struct game *const game_list[] = {&serbest_game, &jetan_game,
                                         &tafl_game, NULL};
 
@@ -183,6 +185,18 @@ static uint64_t perft_rec(const struct game *g, const void *st, int depth,
         total += perft_rec(g, child, depth - 1, buf + g->max_moves);
     }
     return total;
+}
+
+int game_random_move(const struct game *g, const void *st, struct rng *r,
+                     move_t *m)
+{
+    if (g->random_move)
+        return g->random_move(st, r, m);
+    move_t moves[GAME_MAX_MOVES];
+    int n = g->legal_moves(st, moves);
+    if (n > 0)
+        *m = moves[rng_below(r, (uint32_t)n)];
+    return n;
 }
 
 int game_perft(const struct game *g, const void *st, int depth,

@@ -22,6 +22,7 @@
 #include "variant.h"
 
 typedef uint32_t move_t;
+struct rng;
 
 /* Upper bounds for buffers sized by callers; every game stays within them
  * (each game's own max_moves and state_size are checked in the tests). */
@@ -167,6 +168,16 @@ struct game {
      * in this form, so a position reached by two drop orders is one node.
      * Use game_canonical_copy. NULL: the bytes are in one form already. */
     void (*canonical)(void *st);
+
+    /* The move of a uniformly random playout, found without writing every
+     * legal move: returns n, the number of legal moves (0 once the game
+     * is over, with *m and r untouched), and sets *m to
+     * moves[rng_below(r, n)] for the moves legal_moves writes, in its
+     * order, drawing from r exactly as that would. So a playout plays the
+     * same games with it as without (the bench signature stays), and
+     * tests/test_random_move.c compares the two at every ply of seeded
+     * games. Use game_random_move. NULL: it generates every move. */
+    int (*random_move)(const void *st, struct rng *r, move_t *m);
 };
 
 /* The bytes of st that hold it: g->state_used(st), or g->state_size. */
@@ -323,6 +334,12 @@ int game_parse_side_and_counters(const char *text, const char *game,
                                  const char sides[2], int *side,
                                  unsigned *no_capture_plies, unsigned *ply,
                                  char *err, size_t errsz);
+
+/* A uniformly random legal move of st into *m, as g->random_move
+ * describes: returns the number of legal moves, 0 (nothing drawn) once
+ * the game is over. */
+int game_random_move(const struct game *g, const void *st, struct rng *r,
+                     move_t *m);
 
 /* Counts the legal move sequences of length depth from st into *count (a
  * game that ended earlier adds nothing; depth <= 0 counts 1). Returns 0, or

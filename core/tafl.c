@@ -3,9 +3,8 @@
  *
  * Speed comes from the mailbox with a border (no bounds tests while
  * sliding), per-side piece lists (no scan of empty squares), and a status
- * that apply() settles once, so a playout asks nothing twice. The only move
- * the shuttle rule can forbid is the reversal of the side's last move, so
- * the generator compares against that one move instead of tracking history.
+ * that apply() settles once, so a playout asks nothing twice. The moves
+ * are generated in tafl_moves.c.
  */
 #include "tafl.h"
 
@@ -19,7 +18,6 @@
 #define ZOBRIST_SALT 0x7a41f1ULL
 #define SIDE_KEY_INDEX 0
 #define THRONE TAFL_SQ(4, 4)
-#define NO_MOVE ((move_t)0xffffffffu)
 
 static const int directions[4] = {1, -1, 11, -11};
 /* The mailbox: square (file, rank) at (rank + 1) * 11 + file + 1. */
@@ -72,19 +70,9 @@ static const struct param_spec tafl_params[] = {
      .doc = "men may pass over the empty throne", .since = 1},
 };
 
-static int file_of(int sq)
-{
-    return sq % 11 - 1;
-}
-
-static int rank_of(int sq)
-{
-    return sq / 11 - 1;
-}
-
 static int on_edge(int sq)
 {
-    int file = file_of(sq), rank = rank_of(sq);
+    int file = tafl_file(sq), rank = tafl_rank(sq);
     return file == 0 || file == 8 || rank == 0 || rank == 8;
 }
 
@@ -104,18 +92,13 @@ static uint64_t piece_key(int piece, int sq)
     return zobrist_key(ZOBRIST_SALT, (uint32_t)(piece * TAFL_SQUARES + sq));
 }
 
-static int side_of(int piece)
-{
-    return piece == TAFL_ATTACKER ? TAFL_SIDE_ATTACKERS : TAFL_SIDE_DEFENDERS;
-}
-
 /* ---- board bookkeeping ---------------------------------------------- */
 
 
 /* Flips square sq in the rank and file occupancy masks. */
 static void toggle_occupancy(struct tafl_state *s, int sq)
 {
-    int file = file_of(sq), rank = rank_of(sq);
+    int file = tafl_file(sq), rank = tafl_rank(sq);
     s->rank_occupancy[rank] ^= (uint16_t)(1u << file);
     s->file_occupancy[file] ^= (uint16_t)(1u << rank);
 }
@@ -124,7 +107,7 @@ static void put_piece(struct tafl_state *s, int piece, int sq)
 {
     toggle_occupancy(s, sq);
     s->board[sq] = (uint8_t)piece;
-    piece_list_add(&s->pieces[side_of(piece)], s->piece_index, sq);
+    piece_list_add(&s->pieces[tafl_side_of(piece)], s->piece_index, sq);
     s->head.hash ^= piece_key(piece, sq);
     if (piece == TAFL_KING)
         s->king_sq = (uint8_t)sq;
@@ -133,7 +116,7 @@ static void put_piece(struct tafl_state *s, int piece, int sq)
 static void remove_piece(struct tafl_state *s, int sq)
 {
     int piece = s->board[sq];
-    piece_list_remove(&s->pieces[side_of(piece)], s->piece_index, sq);
+    piece_list_remove(&s->pieces[tafl_side_of(piece)], s->piece_index, sq);
     s->board[sq] = TAFL_EMPTY;
     s->head.hash ^= piece_key(piece, sq);
     toggle_occupancy(s, sq);
@@ -144,7 +127,7 @@ static void remove_piece(struct tafl_state *s, int sq)
 static void move_piece(struct tafl_state *s, int from, int to)
 {
     int piece = s->board[from];
-    piece_list_move(&s->pieces[side_of(piece)], s->piece_index, from, to);
+    piece_list_move(&s->pieces[tafl_side_of(piece)], s->piece_index, from, to);
     s->board[to] = (uint8_t)piece;
     s->board[from] = TAFL_EMPTY;
     s->head.hash ^= piece_key(piece, from) ^ piece_key(piece, to);
@@ -185,156 +168,6 @@ static void set_side(struct tafl_state *s, int side)
     s->head.side = (uint8_t)side;
 }
 
-/* ---- move generation ------------------------------------------------ */
-
-/* The one move the shuttle rule forbids for the side to move, if any. */
-static move_t forbidden_move(const struct tafl_state *s)
-{
-    int side = s->head.side;
-    if (s->repetition_limit == 0
-        || s->shuttle_len[side] < 2u * s->repetition_limit)
-        return NO_MOVE;
-    return TAFL_MOVE(s->last_to[side], s->last_from[side]);
-}
-
-/* The squares a rook at position p of a 9-square line reaches, given the
- * line's occupancy (bit i = square i; p's own bit is ignored): up to the
- * first blocker on each side, found with ctz/clz instead of a loop. */
-static inline uint32_t line_reach(uint32_t occupancy, int p)
-{
-    const uint32_t above_mask = ~((2u << p) - 1) & 0x1ffu;
-    const uint32_t below_mask = (1u << p) - 1;
-    uint32_t above = occupancy & above_mask, below = occupancy & below_mask;
-    uint32_t up = above ? ((above & -above) - 1) & above_mask : above_mask;
-    uint32_t down = below
-        ? below_mask & ~((2u << (31 - __builtin_clz(below))) - 1)
-        : below_mask;
-    return up | down;
-}
-
-/* Per line (rank or file index): squares men may not stop on, and squares
- * that block men (the throne when throne_passable=0). The throne is square
- * 4 of rank 4 and of file 4; the corners are squares 0 and 8 of lines 0, 8. */
-static uint32_t line_restricted(const struct tafl_state *s, int line)
-{
-    uint32_t r = line == 4 ? 1u << 4 : 0;
-    if (!s->escape_edge && (line == 0 || line == 8))
-        r |= 1u | 1u << 8;
-    return r;
-}
-
-/* Whether men may not stop on sq. */
-static int restricted(const struct tafl_state *s, int sq)
-{
-    return (int)(line_restricted(s, rank_of(sq)) >> file_of(sq)) & 1;
-}
-
-static uint32_t line_blocked(const struct tafl_state *s, int line)
-{
-    return line == 4 && !s->throne_passable ? 1u << 4 : 0;
-}
-
-/* The throne's bit in a line: set for rank 4 and file 4. */
-static uint32_t line_throne(int line)
-{
-    return line == 4 ? 1u << 4 : 0;
-}
-
-/* Writes the moves along a rank and a file from `from` into out; returns
- * how many. */
-static inline int write_moves(int from, uint32_t along_rank,
-                              uint32_t along_file, move_t *out)
-{
-    const int rank_base = TAFL_SQ(0, rank_of(from));
-    const int file_base = TAFL_SQ(file_of(from), 0);
-    int n = 0;
-    for (; along_rank; along_rank &= along_rank - 1)
-        out[n++] = TAFL_MOVE(from, rank_base + __builtin_ctz(along_rank));
-    for (; along_file; along_file &= along_file - 1)
-        out[n++] = TAFL_MOVE(from, file_base + 11 * __builtin_ctz(along_file));
-    return n;
-}
-
-/* The moves of the King on `from` under king_throne=barred: the throne
- * blocks it and it may not stop there, as for men with throne_passable=0.
- * Only once it has left the throne, RULES.md says; but a King on the
- * throne never passes over or stops on its own square, and a King off it
- * has left it (it starts there and, barred, cannot come back), so the rule
- * needs no history and holds for positions read from text. Apart from
- * piece_moves, so that the default rules' path stays as it was. */
-static __attribute__((noinline)) int barred_king_moves(
-    const struct tafl_state *s, int from, move_t *out)
-{
-    const int file = file_of(from), rank = rank_of(from);
-    uint32_t along_rank = line_reach(s->rank_occupancy[rank]
-                                     | line_throne(rank), file)
-                          & ~line_throne(rank);
-    uint32_t along_file = line_reach(s->file_occupancy[file]
-                                     | line_throne(file), rank)
-                          & ~line_throne(file);
-    return write_moves(from, along_rank, along_file, out);
-}
-
-/* Writes the moves of the piece on `from` into out; returns how many. */
-static inline int piece_moves(const struct tafl_state *s, int from,
-                              move_t *out)
-{
-    const int file = file_of(from), rank = rank_of(from);
-    uint32_t along_rank, along_file;
-    if (s->board[from] == TAFL_KING) {
-        if (__builtin_expect(s->king_throne_barred, 0))
-            return barred_king_moves(s, from, out);
-        along_rank = line_reach(s->rank_occupancy[rank], file);
-        along_file = line_reach(s->file_occupancy[file], rank);
-    } else {
-        along_rank = line_reach(s->rank_occupancy[rank]
-                                | line_blocked(s, rank), file)
-                     & ~line_restricted(s, rank);
-        along_file = line_reach(s->file_occupancy[file]
-                                | line_blocked(s, file), rank)
-                     & ~line_restricted(s, file);
-    }
-    return write_moves(from, along_rank, along_file, out);
-}
-
-/* The game's legal_moves: every legal move of the side to move, none once
- * the game is over. */
-static int tafl_legal_moves(const void *st, move_t *out)
-{
-    const struct tafl_state *s = st;
-    const int side = s->head.side;
-    if (s->head.outcome != GAME_ONGOING)
-        return 0;
-    int n = 0;
-    for (int i = 0; i < s->pieces[side].count; i++)
-        n += piece_moves(s, s->pieces[side].sq[i], out + n);
-    const move_t forbidden = forbidden_move(s);
-    if (forbidden != NO_MOVE) {
-        for (int i = 0; i < n; i++) {
-            if (out[i] == forbidden) {
-                out[i] = out[--n];
-                break;
-            }
-        }
-    }
-    return n;
-}
-
-/* Whether the side to move has any legal move: usually its first piece
- * answers, so this is far cheaper than generating them all. */
-static int has_legal_move(const struct tafl_state *s)
-{
-    const move_t forbidden = forbidden_move(s);
-    const int side = s->head.side;
-    move_t buf[64];
-    for (int i = 0; i < s->pieces[side].count; i++) {
-        int n = piece_moves(s, s->pieces[side].sq[i], buf);
-        if (n > 1 || (n == 1 && buf[0] != forbidden))
-            return 1;
-    }
-    return 0;
-}
-
 /* ---- captures -------------------------------------------------------- */
 
 /* Whether square sq helps the side `side` enclose an enemy man: one of
@@ -360,7 +193,7 @@ static int hostile_to_enemy_men(const struct tafl_state *s, int sq, int side)
  * Returns how many were taken. */
 static int capture_men(struct tafl_state *s, int to)
 {
-    int piece = s->board[to], side = side_of(piece);
+    int piece = s->board[to], side = tafl_side_of(piece);
     if (piece == TAFL_KING && !s->king_armed)
         return 0;
     int enemy_man = side == TAFL_SIDE_ATTACKERS ? TAFL_DEFENDER : TAFL_ATTACKER;
@@ -425,7 +258,7 @@ static void settle_status(struct tafl_state *s, int mover)
         game_set_result(h, TAFL_SIDE_ATTACKERS, REASON_KING_CAPTURED);
     } else if (s->escape_edge ? on_edge(ks) : square_kind(ks) == CORNER_SQ) {
         game_set_result(h, TAFL_SIDE_DEFENDERS, REASON_KING_ESCAPED);
-    } else if (!has_legal_move(s)) {
+    } else if (!tafl_has_legal_move(s)) {
         game_set_result(h, h->side ^ 1, REASON_NO_MOVES);
     } else {
         int reps = mover >= 0 && s->repetition_draw
@@ -469,7 +302,7 @@ static void tafl_apply(void *st, move_t m)
     struct tafl_state *s = st;
     const int from = TAFL_FROM(m), to = TAFL_TO(m), side = s->head.side;
     assert(s->head.outcome == GAME_ONGOING);
-    assert(s->board[from] != TAFL_EMPTY && side_of(s->board[from]) == side);
+    assert(s->board[from] != TAFL_EMPTY && tafl_side_of(s->board[from]) == side);
 
     if (from == s->last_to[side] && to == s->last_from[side])
         s->shuttle_len[side]++;
@@ -546,12 +379,12 @@ static int put_letter(void *ctx, char c, int file, int rank, char *err,
     struct tafl_state *s = ctx;
     int piece = c == 'a' ? TAFL_ATTACKER
                 : c == 'd' ? TAFL_DEFENDER : TAFL_KING;
-    if (s->pieces[side_of(piece)].count == PIECE_LIST_MAX
+    if (s->pieces[tafl_side_of(piece)].count == PIECE_LIST_MAX
         || (piece == TAFL_KING && s->king_sq))
         return game_error(err, errsz, "tafl position: too many pieces (at "
                           "most 16 a side, one king)");
     int sq = TAFL_SQ(file, rank);
-    if (piece != TAFL_KING && restricted(s, sq))
+    if (piece != TAFL_KING && tafl_restricted(s, sq))
         return game_error(err, errsz, "tafl position: only the king may "
                           "stand on %c%d", 'a' + file, rank + 1);
     put_piece(s, piece, sq);
@@ -597,7 +430,7 @@ static int tafl_state_ok(const void *st)
         int p = s->board[sq];
         if (p == TAFL_OFF || p == TAFL_EMPTY)
             continue;
-        int side = side_of(p);
+        int side = tafl_side_of(p);
         h ^= piece_key(p, sq);
         counted[side]++;
         if (!piece_list_holds(&s->pieces[side], s->piece_index, sq))
@@ -665,7 +498,7 @@ static void tafl_canonical(void *st)
     memset(s->piece_index, 0, sizeof s->piece_index);
     for (int sq = 0; sq < TAFL_SQUARES; sq++)
         if (s->board[sq] != TAFL_EMPTY && s->board[sq] != TAFL_OFF)
-            piece_list_add(&s->pieces[side_of(s->board[sq])], s->piece_index,
+            piece_list_add(&s->pieces[tafl_side_of(s->board[sq])], s->piece_index,
                            sq);
 }
 
@@ -697,4 +530,5 @@ const struct game tafl_game = {
     .mirror_position_text = notation_mirror_position,
     .state_used = tafl_state_used,
     .canonical = tafl_canonical,
+    .random_move = tafl_random_move,
 };

@@ -65,5 +65,39 @@ struct tafl_state {
                                last capture */
 };
 
+/* Shared between tafl.c and tafl_moves.c. */
+
+/* A square's file and rank from 0 (-1 or 9 on the border), by table. */
+extern const int8_t tafl_square_file[TAFL_SQUARES];
+extern const int8_t tafl_square_rank[TAFL_SQUARES];
+
+static inline int tafl_file(int sq)
+{
+    return tafl_square_file[sq];
+}
+
+static inline int tafl_rank(int sq)
+{
+    return tafl_square_rank[sq];
+}
+
+/* The side a piece (attacker, defender or King) belongs to. */
+static inline int tafl_side_of(int piece)
+{
+    return piece == TAFL_ATTACKER ? TAFL_SIDE_ATTACKERS : TAFL_SIDE_DEFENDERS;
+}
+
+/* tafl_game.legal_moves and tafl_game.random_move (game.h). */
+int tafl_legal_moves(const void *st, move_t *out);
+int tafl_random_move(const void *st, struct rng *r, move_t *m);
+
+/* Whether the side to move has a legal move; far cheaper than
+ * tafl_legal_moves, as its first piece with a move answers. */
+int tafl_has_legal_move(const struct tafl_state *s);
+
+/* Whether men may not stop on sq (the throne; the corners with
+ * escape=corner). */
+int tafl_restricted(const struct tafl_state *s, int sq);
+
 
 #endif

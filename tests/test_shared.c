@@ -211,31 +211,43 @@ static void test_piece_list(void **state)
  * last irreversible move, the side to move the same (even distance), over
  * a random walk among 6 positions with an occasional capture, and over a
  * stretch longer than the ring (where positions beyond 256 plies back are
- * no longer compared). */
+ * no longer compared). In the first walk the positions' hashes are small
+ * numbers, which share one filter bit, so the ring is read at every ply;
+ * in the second they are random 64-bit numbers, most of them new, so the
+ * filter answers most plies, and must not miss a repetition. */
 static void test_history(void **state)
 {
     (void)state;
     static struct history h;
     static uint64_t seen[2000];
-    struct rng r;
-    rng_seed(&r, 11);
-    int start = 0;
-    seen[0] = 100;
-    h.quiet_plies = 3;
-    history_start(&h, seen[0]);
-    for (int i = 1; i < 2000; i++) {
-        int capture = i < 1000 && rng_below(&r, 20) == 0;
-        seen[i] = capture ? 1000 + (uint64_t)i : 100 + rng_below(&r, 6);
-        history_push(&h, seen[i], capture);
-        if (capture)
-            start = i;
-        int naive = 1;
-        for (int j = i - 2; j >= start && i - j < HISTORY_PLIES; j -= 2)
-            naive += seen[j] == seen[i];
-        assert_int_equal(history_repetitions(&h, seen[i]), naive);
-        int quiet = i - start + (start == 0 ? 3 : 0);
-        assert_int_equal(h.quiet_plies, quiet > UINT16_MAX ? UINT16_MAX
-                                                           : quiet);
+    for (int walk = 0; walk < 2; walk++) {
+        struct rng r;
+        rng_seed(&r, 11 + (uint64_t)walk);
+        uint64_t pool[6];
+        for (int i = 0; i < 6; i++)
+            pool[i] = walk ? rng_next(&r) : 100 + (uint64_t)i;
+        int start = 0, repeated = 0;
+        seen[0] = pool[0];
+        h.quiet_plies = 3;
+        history_start(&h, seen[0]);
+        for (int i = 1; i < 2000; i++) {
+            int capture = i < 1000 && rng_below(&r, 20) == 0;
+            seen[i] = capture ? 1000 + (uint64_t)i
+                      : walk && rng_below(&r, 2) ? rng_next(&r)
+                                                 : pool[rng_below(&r, 6)];
+            history_push(&h, seen[i], capture);
+            if (capture)
+                start = i;
+            int naive = 1;
+            for (int j = i - 2; j >= start && i - j < HISTORY_PLIES; j -= 2)
+                naive += seen[j] == seen[i];
+            assert_int_equal(history_repetitions(&h, seen[i]), naive);
+            repeated += naive > 1;
+            int quiet = i - start + (start == 0 ? 3 : 0);
+            assert_int_equal(h.quiet_plies, quiet > UINT16_MAX ? UINT16_MAX
+                                                               : quiet);
+        }
+        assert_true(repeated > 500);
     }
 }
 

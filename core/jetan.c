@@ -504,6 +504,7 @@ const struct game jetan_game = {
     .board_ranks = 10,
     .init = jetan_init,
     .legal_moves = jetan_legal_moves,
+    .random_move = jetan_random_move,
     .apply = jetan_apply,
     .to_move = game_head_to_move,
     .status = game_head_status,

@@ -98,6 +98,9 @@ struct jetan_state {
  * is over. */
 int jetan_legal_moves(const void *st, move_t *out);
 
+/* jetan_game.random_move (game.h). */
+int jetan_random_move(const void *st, struct rng *r, move_t *m);
+
 /* Whether the side to move has at least one legal move; ignores the
  * status. Far cheaper than jetan_legal_moves. */
 int jetan_has_move(const struct jetan_state *s);

@@ -16,7 +16,9 @@
  */
 #include <string.h>
 
+#include "bits.h"
 #include "jetan.h"
+#include "rng.h"
 
 __extension__ typedef unsigned __int128 jt_bb;
 #define JT_BB(hi, lo) (((jt_bb)(hi) << 64) | (jt_bb)(lo))
@@ -58,12 +60,18 @@ static inline jt_bb occupancy(const struct jetan_state *s, int side)
     return JT_BB(s->occ[side][1], s->occ[side][0]);
 }
 
+/* All ones if square sq of board is empty, else 0: paths are opened by
+ * masks, not branches, which the board's contents make unpredictable. */
+static inline jt_bb open_mask(const uint8_t *board, int sq)
+{
+    return (jt_bb)0 - (jt_bb)(board[sq] == 0);
+}
+
 static inline jt_bb walk2(const struct jt_walk2 *w, const uint8_t *board)
 {
     jt_bb r = 0;
     for (int i = 0; i < w->n; i++)
-        if (!board[w->mid[i]])
-            r |= w->dest[i];
+        r |= w->dest[i] & open_mask(board, w->mid[i]);
     return r;
 }
 
@@ -78,16 +86,16 @@ static inline jt_bb walk3(int n1, const uint8_t *s1, const uint8_t *n2,
         if (board[s1[i]])
             continue;
         for (int j = i * width; j < i * width + n2[i]; j++)
-            if (!board[s2[j]])
-                r |= dest[j];
+            r |= dest[j] & open_mask(board, s2[j]);
     }
     return r;
 }
 
 /* The squares the piece of `kind` and `side` on sq could move to if each
  * of them were empty or held an enemy piece, on `board`. */
-static inline jt_bb reach(const struct jetan_state *s, const uint8_t *board,
-                          int sq, int kind, int side)
+static inline __attribute__((always_inline)) jt_bb reach(
+    const struct jetan_state *s, const uint8_t *board, int sq, int kind,
+    int side)
 {
     switch (kind) {
     case JETAN_CHIEF:
@@ -191,6 +199,67 @@ int jetan_legal_moves(const void *st, move_t *out)
         n = emit(out, n, ps, normal, 0);
         n = emit(out, n, ps, escape, JETAN_MOVE(0, 0, 1));
     }
+    return n;
+}
+
+/* ---- a random move without the list ---------------------------------- */
+
+static inline int count128(jt_bb set)
+{
+    return bits_count64((uint64_t)set) + bits_count64((uint64_t)(set >> 64));
+}
+
+/* The square of the k-th (from 0) set bit of set, as emit orders them. */
+static inline int nth128(jt_bb set, int k)
+{
+    const int low = bits_count64((uint64_t)set);
+    return k < low ? bits_nth64((uint64_t)set, k)
+                   : 64 + bits_nth64((uint64_t)(set >> 64), k - low);
+}
+
+/* jetan_game.random_move (game.h): the destination sets legal_moves would
+ * emit, in its order, counted instead of written; the index drawn from
+ * their total is read off the set it falls in. */
+int jetan_random_move(const void *st, struct rng *r, move_t *m)
+{
+    const struct jetan_state *s = st;
+    const int side = s->head.side;
+    if (s->head.outcome != GAME_ONGOING)
+        return 0;
+    const jt_bb own = occupancy(s, side);
+    const jt_bb all = own | occupancy(s, side ^ 1);
+    jt_bb targets[JETAN_MAX_PIECES + 1]; /* the Princess has two sets */
+    move_t base[JETAN_MAX_PIECES + 1];
+    int count[JETAN_MAX_PIECES + 1], sets = 0, n = 0;
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t w = s->occ[side][half]; w; w &= w - 1) {
+            int sq = half * 64 + __builtin_ctzll(w);
+            int kind = JETAN_KIND_OF(s->board[sq]);
+            if (kind == JETAN_PRINCESS)
+                continue;
+            targets[sets] = reach(s, s->board, sq, kind, side) & ~own;
+            base[sets] = (move_t)sq;
+            count[sets] = count128(targets[sets]);
+            n += count[sets++];
+        }
+    }
+    const int ps = s->princess_sq[side];
+    if (ps != JETAN_NO_SQUARE) {
+        princess_targets(s, ps, all, &targets[sets], &targets[sets + 1]);
+        base[sets] = (move_t)ps;
+        base[sets + 1] = (move_t)ps | JETAN_MOVE(0, 0, 1);
+        for (int i = sets; i < sets + 2; i++) {
+            count[i] = count128(targets[i]);
+            n += count[i];
+        }
+        sets += 2;
+    }
+    if (n == 0)
+        return 0;
+    int k = (int)rng_below(r, (uint32_t)n), i = 0;
+    while (k >= count[i])
+        k -= count[i++];
+    *m = base[i] | (move_t)nth128(targets[i], k) << 7;
     return n;
 }
 

@@ -15,6 +15,7 @@
  */
 #include "tafl.h"
 
+#include "bits.h"
 #include "rng.h"
 
 #define NO_MOVE ((move_t)0xffffffffu)
@@ -206,31 +207,19 @@ int tafl_legal_moves(const void *st, move_t *out)
 
 /* ---- a random move without the list ---------------------------------- */
 
-/* The number of set bits of x: a few arithmetic steps, where the build's
- * __builtin_popcount is a call into libgcc (no popcount instruction). */
-static inline int bit_count(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0fu;
-    return (int)((x * 0x01010101u) >> 24);
-}
-
 /* How many moves a piece with reach r has. */
 static inline int reach_count(struct reach r)
 {
-    return bit_count(r.along_rank | r.along_file << 16);
+    return bits_count32(r.along_rank | r.along_file << 16);
 }
 
 /* The k-th (from 0) of the moves write_moves writes for the piece on
  * `from` with reach r; k < reach_count(r). */
 static move_t nth_move(int from, struct reach r, int k)
 {
-    const int on_rank = bit_count(r.along_rank);
-    uint32_t bits = k < on_rank ? r.along_rank : r.along_file;
-    for (int i = k < on_rank ? k : k - on_rank; i > 0; i--)
-        bits &= bits - 1;
-    const int bit = __builtin_ctz(bits);
+    const int on_rank = bits_count32(r.along_rank);
+    const int bit = k < on_rank ? bits_nth64(r.along_rank, k)
+                                : bits_nth64(r.along_file, k - on_rank);
     return TAFL_MOVE(from, k < on_rank ? TAFL_SQ(bit, tafl_rank(from))
                                        : TAFL_SQ(tafl_file(from), bit));
 }
@@ -255,13 +244,13 @@ static int forbidden_index(const struct tafl_state *s, const struct reach *r,
     const uint32_t along_rank = r[slot].along_rank;
     if (tafl_rank(to) == tafl_rank(from)) {
         const uint32_t bit = 1u << tafl_file(to);
-        return along_rank & bit ? index + bit_count(along_rank & (bit - 1))
+        return along_rank & bit ? index + bits_count32(along_rank & (bit - 1))
                                 : -1;
     }
     const uint32_t bit = 1u << tafl_rank(to);
     return r[slot].along_file & bit
-               ? index + bit_count(along_rank)
-                     + bit_count(r[slot].along_file & (bit - 1))
+               ? index + bits_count32(along_rank)
+                     + bits_count32(r[slot].along_file & (bit - 1))
                : -1;
 }
 

@@ -496,6 +496,7 @@ const struct game serbest_game = {
     .board_ranks = 10,
     .init = serbest_init,
     .legal_moves = serbest_legal_moves,
+    .random_move = serbest_random_move,
     .apply = serbest_apply,
     .to_move = game_head_to_move,
     .status = game_head_status,

@@ -91,6 +91,9 @@ struct serbest_state {
  * 0 once the game is over. */
 int serbest_legal_moves(const void *st, move_t *out);
 
+/* serbest_game.random_move (game.h). */
+int serbest_random_move(const void *st, struct rng *r, move_t *m);
+
 /* Whether the side to move has a legal move or drop; far cheaper than
  * serbest_legal_moves, as it stops at the first it finds. */
 int serbest_has_legal_move(const struct serbest_state *s);

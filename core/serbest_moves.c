@@ -10,20 +10,59 @@
  * checker and the king when in check, minus the squares beside the enemy
  * king from which the dropped piece would give check. The naive reference
  * in tests/ref/serbest_ref.c (which does play every candidate) checks this.
+ * random_move writes the moves of the pieces but only counts the drops,
+ * most of a position's moves, and finds the one drawn among them.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "serbest.h"
+#include "serbest_internal.h"
 
 static const int orthogonal[4] = {12, -12, 1, -1};
 static const int diagonal[4] = {13, 11, -11, -13};
-static const int knight_jumps[8] = {25, 23, 14, 10, -10, -14, -23, -25};
+const int serbest_knight_jumps[8] = {25, 23, 14, 10, -10, -14, -23, -25};
 static const int king_steps[8] = {12, -12, 1, -1, 13, 11, -11, -13};
 
 /* The diagonal steps on which a pawn of colour c captures: forward first,
  * then (Subedei only) backward. */
-static const int pawn_captures[2][4] = {{13, 11, -11, -13}, {-11, -13, 13, 11}};
+const int serbest_pawn_captures[2][4] = {{13, 11, -11, -13}, {-11, -13, 13, 11}};
+
+/* SERBEST_FILE and SERBEST_RANK by table, for the searches for attacks,
+ * which ask them of every piece: row k of each is mailbox rank k. */
+static const int8_t square_file[SERBEST_SQUARES] = {
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+};
+static const int8_t square_rank[SERBEST_SQUARES] = {
+    -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+};
 
 static int piece(int kind, int colour)
 {
@@ -35,14 +74,14 @@ int serbest_attacked(const struct serbest_state *s, int sq, int colour,
 {
     const uint8_t *b = s->board;
     for (int i = 0; i < 8; i++) {
-        if (b[sq + knight_jumps[i]] == piece(SERBEST_KNIGHT, colour)
+        if (b[sq + serbest_knight_jumps[i]] == piece(SERBEST_KNIGHT, colour)
             || b[sq + king_steps[i]] == piece(SERBEST_KING, colour))
             return 1;
     }
     /* A pawn of `colour` on sq - step attacks sq if step is one of its
      * capture steps: forward steps for both kinds, backward for Subedei. */
     for (int i = 0; i < 4; i++) {
-        int p = b[sq - pawn_captures[colour][i]];
+        int p = b[sq - serbest_pawn_captures[colour][i]];
         if (p == piece(SERBEST_SUBEDEI, colour)
             || (i < 2 && p == piece(SERBEST_PAWN, colour)))
             return 1;
@@ -72,14 +111,38 @@ int serbest_in_check(const struct serbest_state *s, int colour)
 
 /* ---- checks and pins ------------------------------------------------- */
 
-struct king_safety {
-    int checkers; /* 0, 1 or 2 (2 means two or more) */
-    int checker_sq; /* the checker, when checkers == 1 */
-    int check_step; /* step from the king toward a sliding checker, or 0 */
-    int pinned_count;
-    int pinned_sq[8];
-    int pin_step[8]; /* step from the king along that piece's pin line */
-};
+static void find_attackers(const struct serbest_state *s, int colour,
+                           struct attackers *a)
+{
+    memset(a, 0, sizeof *a);
+    a->king = s->king_sq[colour];
+    for (int i = 0; i < s->pieces[colour].count; i++) {
+        const int sq = s->pieces[colour].sq[i];
+        const int kind = SERBEST_KIND(s->board[sq]);
+        const int file = square_file[sq], rank = square_rank[sq];
+        if (kind == SERBEST_ROOK || kind == SERBEST_QUEEN) {
+            a->lines[0] |= 1u << rank;
+            a->lines[1] |= 1u << file;
+        }
+        if (kind == SERBEST_BISHOP || kind == SERBEST_QUEEN) {
+            a->lines[2] |= 1u << (file - rank + 9);
+            a->lines[3] |= 1u << (file + rank);
+        }
+        a->knights |= kind == SERBEST_KNIGHT;
+        a->pawns |= kind == SERBEST_PAWN || kind == SERBEST_SUBEDEI;
+    }
+}
+
+/* Bit i: whether the line of square sq along king_steps[i] (12, -12, 1,
+ * -1, 13, 11, -11, -13) holds one of a's sliders that moves along it. */
+static inline unsigned slider_rays(const struct attackers *a, int sq)
+{
+    const int file = square_file[sq], rank = square_rank[sq];
+    return (a->lines[1] >> file & 1u) * 0x03u
+           | (a->lines[0] >> rank & 1u) * 0x0cu
+           | (a->lines[2] >> (file - rank + 9) & 1u) * 0x90u
+           | (a->lines[3] >> (file + rank) & 1u) * 0x60u;
+}
 
 static void add_checker(struct king_safety *ks, int sq, int step)
 {
@@ -88,24 +151,30 @@ static void add_checker(struct king_safety *ks, int sq, int step)
     ks->check_step = step;
 }
 
-/* Looks outward from the king on ksq of colour us for checks and pins. */
-static void find_checks_and_pins(const struct serbest_state *s, int us,
+/* Looks outward from the king on ksq of colour us for checks and pins,
+ * and fills ks->them. */
+void serbest_find_checks_and_pins(const struct serbest_state *s, int us,
                                  int ksq, struct king_safety *ks)
 {
     const uint8_t *b = s->board;
     const int them = us ^ 1;
     memset(ks, 0, sizeof *ks);
-    for (int i = 0; i < 8; i++)
-        if (b[ksq + knight_jumps[i]] == piece(SERBEST_KNIGHT, them))
-            add_checker(ks, ksq + knight_jumps[i], 0);
-    for (int i = 0; i < 4; i++) {
-        int sq = ksq - pawn_captures[them][i];
+    find_attackers(s, them, &ks->them);
+    for (int i = 0; ks->them.knights && i < 8; i++)
+        if (b[ksq + serbest_knight_jumps[i]] == piece(SERBEST_KNIGHT, them))
+            add_checker(ks, ksq + serbest_knight_jumps[i], 0);
+    for (int i = 0; ks->them.pawns && i < 4; i++) {
+        int sq = ksq - serbest_pawn_captures[them][i];
         int p = b[sq];
         if (p == piece(SERBEST_SUBEDEI, them)
             || (i < 2 && p == piece(SERBEST_PAWN, them)))
             add_checker(ks, sq, 0);
     }
-    for (int i = 0; i < 8; i++) {
+    /* A ray along a line without a slider that moves along it finds no
+     * check and no pin. */
+    for (unsigned rays = slider_rays(&ks->them, ksq); rays;
+         rays &= rays - 1) {
+        const int i = __builtin_ctz(rays);
         const int step = king_steps[i];
         const int slider = i < 4 ? SERBEST_ROOK : SERBEST_BISHOP;
         int t = ksq + step;
@@ -170,7 +239,7 @@ static int slide(const uint8_t *b, int from, const int *steps, int nsteps,
     return n;
 }
 
-static int enemy_at(const uint8_t *b, int sq, int us)
+int serbest_enemy_at(const uint8_t *b, int sq, int us)
 {
     return b[sq] != SERBEST_EMPTY && b[sq] != SERBEST_OFF
            && SERBEST_COLOUR(b[sq]) != us;
@@ -190,8 +259,8 @@ static int pawn_moves(const uint8_t *b, int from, int kind, int us,
     }
     int ncaptures = kind == SERBEST_SUBEDEI ? 4 : 2;
     for (int i = 0; i < ncaptures; i++) {
-        int to = from + pawn_captures[us][i];
-        if (enemy_at(b, to, us))
+        int to = from + serbest_pawn_captures[us][i];
+        if (serbest_enemy_at(b, to, us))
             out[n++] = SERBEST_MOVE(from, to);
     }
     return n;
@@ -211,8 +280,8 @@ static int piece_moves(const uint8_t *b, int from, int us, move_t *out)
     case SERBEST_KNIGHT: {
         int n = 0;
         for (int i = 0; i < 8; i++) {
-            int t = from + knight_jumps[i];
-            if (b[t] == SERBEST_EMPTY || enemy_at(b, t, us))
+            int t = from + serbest_knight_jumps[i];
+            if (b[t] == SERBEST_EMPTY || serbest_enemy_at(b, t, us))
                 out[n++] = SERBEST_MOVE(from, t);
         }
         return n;
@@ -222,15 +291,70 @@ static int piece_moves(const uint8_t *b, int from, int us, move_t *out)
     }
 }
 
-static int king_moves(const struct serbest_state *s, int ksq, int us,
+/* Whether the board squares sq and king are neighbours (the mailbox's
+ * border columns keep a difference of 1, 11, 12 or 13 from wrapping round
+ * a rank's end). */
+static int beside(int sq, int king)
+{
+    int d = sq > king ? sq - king : king - sq;
+    return d == 1 || (d >= 11 && d <= 13);
+}
+
+/* ---- the king's steps -------------------------------------------------- */
+
+/* Whether the slider on the first square from sq along step (square
+ * `ignore` taken as empty) is one of `colour`'s of kind `slider` or a
+ * queen. */
+static int ray_attacks(const uint8_t *b, int sq, int step, int ignore,
+                       int slider, int colour)
+{
+    int t = sq + step;
+    while (b[t] == SERBEST_EMPTY || t == ignore)
+        t += step;
+    return b[t] == piece(slider, colour) || b[t] == piece(SERBEST_QUEEN, colour);
+}
+
+/* serbest_attacked(s, sq, colour, ignore), where a holds colour's
+ * attackers: the same answer, with the rays and jumps that cannot find
+ * an attacker left out. */
+static int attacked_by(const struct serbest_state *s,
+                       const struct attackers *a, int sq, int colour,
+                       int ignore)
+{
+    const uint8_t *b = s->board;
+    if (a->king && beside(sq, a->king))
+        return 1;
+    if (a->knights)
+        for (int i = 0; i < 8; i++)
+            if (b[sq + serbest_knight_jumps[i]] == piece(SERBEST_KNIGHT, colour))
+                return 1;
+    if (a->pawns)
+        for (int i = 0; i < 4; i++) {
+            int p = b[sq - serbest_pawn_captures[colour][i]];
+            if (p == piece(SERBEST_SUBEDEI, colour)
+                || (i < 2 && p == piece(SERBEST_PAWN, colour)))
+                return 1;
+        }
+    for (unsigned rays = slider_rays(a, sq); rays; rays &= rays - 1) {
+        const int i = __builtin_ctz(rays);
+        if (ray_attacks(b, sq, king_steps[i], ignore,
+                        i < 4 ? SERBEST_ROOK : SERBEST_BISHOP, colour))
+            return 1;
+    }
+    return 0;
+}
+
+/* The legal steps of the king on ksq, whose checks and pins ks holds. */
+int serbest_king_moves(const struct serbest_state *s,
+                      const struct king_safety *ks, int ksq, int us,
                       move_t *out)
 {
     const uint8_t *b = s->board;
     int n = 0;
     for (int i = 0; i < 8; i++) {
         int t = ksq + king_steps[i];
-        if ((b[t] == SERBEST_EMPTY || enemy_at(b, t, us))
-            && !serbest_attacked(s, t, us ^ 1, ksq))
+        if ((b[t] == SERBEST_EMPTY || serbest_enemy_at(b, t, us))
+            && !attacked_by(s, &ks->them, t, us ^ 1, ksq))
             out[n++] = SERBEST_MOVE(ksq, t);
     }
     return n;
@@ -254,7 +378,7 @@ static int filter_moves(const uint8_t *b, const struct king_safety *ks,
 
 /* Legal moves of the non-king piece on `from`, given the checks and pins
  * found from the king on ksq (0 if the king is in hand). */
-static int legal_piece_moves(const struct serbest_state *s,
+int serbest_legal_piece_moves(const struct serbest_state *s,
                              const struct king_safety *ks, int ksq, int from,
                              move_t *out)
 {
@@ -285,17 +409,8 @@ static unsigned adjacent_check_kinds(int dx, int dy, int us)
     return kinds;
 }
 
-/* Whether the board squares sq and king are neighbours (the mailbox's
- * border columns keep a difference of 1, 11, 12 or 13 from wrapping round
- * a rank's end). */
-static int beside(int sq, int king)
-{
-    int d = sq > king ? sq - king : king - sq;
-    return d == 1 || (d >= 11 && d <= 13);
-}
-
 /* Drops of the non-king kinds in hand on the empty square sq. */
-static int drops_on(const struct serbest_state *s, int sq, const int *kinds,
+int serbest_drops_on(const struct serbest_state *s, int sq, const int *kinds,
                     int nkinds, int enemy_king, move_t *out)
 {
     unsigned forbidden = 0;
@@ -329,9 +444,9 @@ static void attack_map(const struct serbest_state *s, int colour,
         case SERBEST_QUEEN: slides = 1; break;
         case SERBEST_ROOK: steps = orthogonal, nsteps = 4, slides = 1; break;
         case SERBEST_BISHOP: steps = diagonal, nsteps = 4, slides = 1; break;
-        case SERBEST_KNIGHT: steps = knight_jumps; break;
-        case SERBEST_PAWN: steps = pawn_captures[colour], nsteps = 2; break;
-        case SERBEST_SUBEDEI: steps = pawn_captures[colour], nsteps = 4; break;
+        case SERBEST_KNIGHT: steps = serbest_knight_jumps; break;
+        case SERBEST_PAWN: steps = serbest_pawn_captures[colour], nsteps = 2; break;
+        case SERBEST_SUBEDEI: steps = serbest_pawn_captures[colour], nsteps = 4; break;
         default: break; /* king: the 8 steps, once */
         }
         for (int d = 0; d < nsteps; d++) {
@@ -369,10 +484,8 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
                  int ksq, move_t *out)
 {
     const int us = s->head.side;
-    int kinds[SERBEST_KINDS], nkinds = 0;
-    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
-        if (s->hand[us][k])
-            kinds[nkinds++] = k;
+    int kinds[SERBEST_KINDS];
+    const int nkinds = serbest_hand_kinds(s, kinds);
     const int enemy_king = s->king_sq[us ^ 1];
     int n = 0;
     if (ks->checkers) {
@@ -380,14 +493,14 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
         if (ks->check_step)
             for (int t = ksq + ks->check_step; t != ks->checker_sq;
                  t += ks->check_step)
-                n += drops_on(s, t, kinds, nkinds, enemy_king, out + n);
+                n += serbest_drops_on(s, t, kinds, nkinds, enemy_king, out + n);
         return n;
     }
     if (nkinds) {
         /* Only the 8 squares beside the enemy king can forbid a kind
-         * (drops_on); on every other empty square each kind in hand is a
+         * (serbest_drops_on); on every other empty square each kind in hand is a
          * drop, written from its move bits (to = 0) with the square or'd
-         * in. The order is drops_on's: square by square, kinds in order.
+         * in. The order is serbest_drops_on's: square by square, kinds in order.
          * All SERBEST_KINDS slots are written each time (a fixed-width
          * loop the compiler vectorises) and n moves on by nkinds, so up to
          * 8 - nkinds slots past the last drop get junk that the next
@@ -403,7 +516,7 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
                 if (s->board[sq] != SERBEST_EMPTY)
                     continue;
                 if (guarded && beside(sq, enemy_king)) {
-                    n += drops_on(s, sq, kinds, nkinds, enemy_king, out + n);
+                    n += serbest_drops_on(s, sq, kinds, nkinds, enemy_king, out + n);
                     continue;
                 }
                 for (int k = 0; k < SERBEST_KINDS; k++)
@@ -428,8 +541,8 @@ int serbest_legal_moves(const void *st, move_t *out)
     if (s->head.outcome != GAME_ONGOING)
         return 0;
     if (ksq) {
-        find_checks_and_pins(s, us, ksq, &ks);
-        n = king_moves(s, ksq, us, out);
+        serbest_find_checks_and_pins(s, us, ksq, &ks);
+        n = serbest_king_moves(s, &ks, ksq, us, out);
         if (ks.checkers > 1)
             return n;
     } else {
@@ -437,8 +550,110 @@ int serbest_legal_moves(const void *st, move_t *out)
     }
     for (int i = 0; i < s->pieces[us].count; i++)
         if (s->pieces[us].sq[i] != ksq)
-            n += legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], out + n);
+            n += serbest_legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], out + n);
     return n + drops(s, &ks, ksq, out + n);
+}
+
+/* ---- a random move without the list ---------------------------------- */
+
+/* The kinds other than the king that the side to move holds, in order;
+ * returns how many. */
+int serbest_hand_kinds(const struct serbest_state *s,
+                       int kinds[SERBEST_KINDS])
+{
+    int n = 0;
+    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
+        if (s->hand[s->head.side][k])
+            kinds[n++] = k;
+    return n;
+}
+
+/* How many drops of the nkinds > 0 kinds drops() writes out of check:
+ * each kind on each empty square, less those the drop-check rule
+ * forbids beside the enemy king. */
+static int count_drops(const struct serbest_state *s, const int *kinds,
+                       int nkinds)
+{
+    const int enemy_king = s->king_sq[s->head.side ^ 1];
+    int n = nkinds * (100 - s->pieces[0].count - s->pieces[1].count);
+    if (enemy_king && !s->adjacent_drop_check) {
+        move_t buf[SERBEST_KINDS];
+        for (int i = 0; i < 8; i++) {
+            int t = enemy_king + king_steps[i];
+            if (s->board[t] == SERBEST_EMPTY)
+                n -= nkinds - serbest_drops_on(s, t, kinds, nkinds, enemy_king, buf);
+        }
+    }
+    return n;
+}
+
+/* The j-th (from 0) of the drops count_drops counts, in drops()'s order:
+ * square by square, a1 to j10, kinds in order. */
+static move_t nth_drop(const struct serbest_state *s, const int *kinds,
+                       int nkinds, int j)
+{
+    const int enemy_king = s->king_sq[s->head.side ^ 1];
+    const int guarded = enemy_king && !s->adjacent_drop_check;
+    for (int sq = SERBEST_SQ(0, 0);; sq++) {
+        if (s->board[sq] != SERBEST_EMPTY)
+            continue;
+        if (guarded && beside(sq, enemy_king)) {
+            move_t buf[SERBEST_KINDS];
+            int c = serbest_drops_on(s, sq, kinds, nkinds, enemy_king, buf);
+            if (j < c)
+                return buf[j];
+            j -= c;
+        } else if (j < nkinds) {
+            return SERBEST_DROP(kinds[j], sq);
+        } else {
+            j -= nkinds;
+        }
+    }
+}
+
+/* serbest_game.random_move (game.h). In check the moves are few, and
+ * the list is drawn from. Otherwise the moves of the pieces on the board
+ * are written as legal_moves writes them, the other drops only counted,
+ * and the king's drops, which come last, written after the pieces'
+ * moves; the index drawn is read from those or found among the drops. */
+int serbest_random_move(const void *st, struct rng *r, move_t *m)
+{
+    const struct serbest_state *s = st;
+    const int us = s->head.side, ksq = s->king_sq[us];
+    move_t moves[GAME_MAX_MOVES];
+    struct king_safety ks;
+    if (s->head.outcome != GAME_ONGOING)
+        return 0;
+    memset(&ks, 0, sizeof ks);
+    if (ksq)
+        serbest_find_checks_and_pins(s, us, ksq, &ks);
+    int n;
+    if (ks.checkers) {
+        n = serbest_legal_moves(s, moves);
+        if (n > 0)
+            *m = moves[rng_below(r, (uint32_t)n)];
+        return n;
+    }
+    n = ksq ? serbest_king_moves(s, &ks, ksq, us, moves) : 0;
+    for (int i = 0; i < s->pieces[us].count; i++)
+        if (s->pieces[us].sq[i] != ksq)
+            n += serbest_legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], moves + n);
+    int kinds[SERBEST_KINDS];
+    const int nkinds = serbest_hand_kinds(s, kinds);
+    const int dropped = nkinds ? count_drops(s, kinds, nkinds) : 0;
+    const int king_dropped = s->hand[us][SERBEST_KING]
+                                 ? king_drops(s, moves + n) : 0;
+    const int total = n + dropped + king_dropped;
+    if (total == 0)
+        return 0;
+    const int k = (int)rng_below(r, (uint32_t)total);
+    if (k < n)
+        *m = moves[k];
+    else if (k < n + dropped)
+        *m = nth_drop(s, kinds, nkinds, k - n);
+    else
+        *m = moves[k - dropped];
+    return total;
 }
 
 int serbest_has_legal_move(const struct serbest_state *s)
@@ -448,17 +663,15 @@ int serbest_has_legal_move(const struct serbest_state *s)
     move_t buf[GAME_MAX_MOVES];
     memset(&ks, 0, sizeof ks);
     if (ksq)
-        find_checks_and_pins(s, us, ksq, &ks);
+        serbest_find_checks_and_pins(s, us, ksq, &ks);
     /* Cheapest first: out of check, a drop of anything but the king is
      * legal on almost every empty square. */
     if (!ks.checkers) {
-        int kinds[SERBEST_KINDS], nkinds = 0;
-        for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
-            if (s->hand[us][k])
-                kinds[nkinds++] = k;
+        int kinds[SERBEST_KINDS];
+        const int nkinds = serbest_hand_kinds(s, kinds);
         for (int sq = SERBEST_SQ(0, 0); nkinds && sq <= SERBEST_SQ(9, 9); sq++)
             if (s->board[sq] == SERBEST_EMPTY
-                && drops_on(s, sq, kinds, nkinds, s->king_sq[us ^ 1], buf))
+                && serbest_drops_on(s, sq, kinds, nkinds, s->king_sq[us ^ 1], buf))
                 return 1;
     }
     /* In a single check, a drop between the checker and the king (the
@@ -469,154 +682,9 @@ int serbest_has_legal_move(const struct serbest_state *s)
     if (ks.checkers < 2)
         for (int i = 0; i < s->pieces[us].count; i++)
             if (s->pieces[us].sq[i] != ksq
-                && legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], buf))
+                && serbest_legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], buf))
                 return 1;
-    if (ksq && king_moves(s, ksq, us, buf) > 0)
+    if (ksq && serbest_king_moves(s, &ks, ksq, us, buf) > 0)
         return 1;
     return !ks.checkers && drops(s, &ks, ksq, buf) > 0; /* the king's too */
-}
-
-/* Whether a piece of `kind` (not the king) and colour us dropped on the
- * empty square t attacks sq, as serbest_attacked would see it with the
- * piece there. A drop moves nothing else, so this is the only way it can
- * give check. */
-static int drop_attacks(const uint8_t *b, int kind, int us, int t, int sq)
-{
-    const int d = sq - t;
-    if (kind == SERBEST_KNIGHT || kind == SERBEST_PAWN
-        || kind == SERBEST_SUBEDEI) {
-        const int *steps = kind == SERBEST_KNIGHT ? knight_jumps
-                                                  : pawn_captures[us];
-        int n = kind == SERBEST_KNIGHT ? 8 : kind == SERBEST_SUBEDEI ? 4 : 2;
-        for (int i = 0; i < n; i++)
-            if (d == steps[i])
-                return 1;
-        return 0;
-    }
-    const int dx = SERBEST_FILE(sq) - SERBEST_FILE(t);
-    const int dy = SERBEST_RANK(sq) - SERBEST_RANK(t);
-    const int straight = dx == 0 || dy == 0, slant = abs(dx) == abs(dy);
-    if (!(straight && (kind == SERBEST_ROOK || kind == SERBEST_QUEEN))
-        && !(slant && (kind == SERBEST_BISHOP || kind == SERBEST_QUEEN)))
-        return 0;
-    const int step = ((dy > 0) - (dy < 0)) * 12 + (dx > 0) - (dx < 0);
-    for (t += step; t != sq; t += step)
-        if (b[t] != SERBEST_EMPTY)
-            return 0;
-    return 1;
-}
-
-/* Whether the side to move, its king one rank short of its far rank,
- * can step onto that rank legally (as king_moves tests): a Khan. */
-static int khan_at_once(const struct serbest_state *s)
-{
-    const int us = s->head.side, them = us ^ 1, ksq = s->king_sq[us];
-    if (!ksq || SERBEST_RANK(ksq) != (us == SERBEST_WHITE ? 8 : 1))
-        return 0;
-    const int forward = us == SERBEST_WHITE ? 12 : -12;
-    for (int side = -1; side <= 1; side++) {
-        int t = ksq + forward + side;
-        if ((s->board[t] == SERBEST_EMPTY || enemy_at(s->board, t, us))
-            && !serbest_attacked(s, t, them, ksq))
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether the move m, played on a copy of s, wins for the side to move. */
-static int move_wins(const struct serbest_state *s, move_t m)
-{
-    const enum game_outcome win = s->head.side == SERBEST_WHITE
-                                      ? GAME_WIN_SEAT0
-                                      : GAME_WIN_SEAT1;
-    _Alignas(GAME_STATE_ALIGN) struct serbest_state child;
-    game_copy_state(&serbest_game, &child, s);
-    serbest_game.apply(&child, m);
-    return serbest_game.status(&child).outcome == win;
-}
-
-/* Whether sq and king share a rank, a file or a diagonal. */
-static int on_a_line(int sq, int king)
-{
-    int dx = SERBEST_FILE(sq) - SERBEST_FILE(king);
-    int dy = SERBEST_RANK(sq) - SERBEST_RANK(king);
-    return dx == 0 || dy == 0 || abs(dx) == abs(dy);
-}
-
-/* Whether the side to move mates the other side's king (on the board)
- * at once. Only a move that gives check can; each is played and judged
- * by the rules. In check, every legal move is a candidate. Out of check,
- * the candidates are the legal drops whose piece attacks the king from
- * where it lands (drop_attacks: a drop moves nothing else, and the king
- * is never dropped beside the other), every legal move of the other
- * pieces, and the king's moves only where the king shares a line with
- * the other (a king gives check only by uncovering one). */
-static int mates_at_once(const struct serbest_state *s)
-{
-    const int us = s->head.side, ksq = s->king_sq[us];
-    const int their_king = s->king_sq[us ^ 1];
-    move_t moves[GAME_MAX_MOVES];
-    struct king_safety ks;
-    memset(&ks, 0, sizeof ks);
-    if (ksq)
-        find_checks_and_pins(s, us, ksq, &ks);
-    if (ks.checkers) {
-        int n = serbest_legal_moves(s, moves);
-        for (int i = 0; i < n; i++)
-            if (move_wins(s, moves[i]))
-                return 1;
-        return 0;
-    }
-    int kinds[SERBEST_KINDS], nkinds = 0;
-    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
-        if (s->hand[us][k])
-            kinds[nkinds++] = k;
-    for (int sq = SERBEST_SQ(0, 0); nkinds && sq <= SERBEST_SQ(9, 9); sq++) {
-        if (s->board[sq] != SERBEST_EMPTY)
-            continue;
-        int n = drops_on(s, sq, kinds, nkinds, their_king, moves);
-        for (int i = 0; i < n; i++)
-            if (drop_attacks(s->board, SERBEST_DROP_KIND(moves[i]), us, sq,
-                             their_king)
-                && move_wins(s, moves[i]))
-                return 1;
-    }
-    for (int p = 0; p < s->pieces[us].count; p++) {
-        int from = s->pieces[us].sq[p], n;
-        if (from == ksq)
-            n = on_a_line(ksq, their_king) ? king_moves(s, ksq, us, moves) : 0;
-        else
-            n = legal_piece_moves(s, &ks, ksq, from, moves);
-        for (int i = 0; i < n; i++)
-            if (move_wins(s, moves[i]))
-                return 1;
-    }
-    return 0;
-}
-
-/* serbest_game.wins_at_once. Only a Khan, a checkmate or a stalemate of
- * the opponent (a loss for it under stalemate=loss) wins on the move. The
- * last two need an opponent without a legal move after ours; an opponent
- * out of check that holds a piece other than its king can drop it on any
- * empty square but the 8 beside our king (the drop-check rule forbids no
- * other; its own king, in hand or on the board, cannot be left in check
- * by a drop), so with at least 10 empty squares before our move (a drop
- * fills one) it always has a move, and no stalemate wins. What can win
- * is a Khan (khan_at_once), or a checkmate, which needs the opponent's
- * king on the board (mates_at_once). Where the opponent holds nothing
- * but its king, or fewer than 10 squares are empty: -1. */
-int serbest_wins_at_once(const void *st)
-{
-    const struct serbest_state *s = st;
-    const int them = s->head.side ^ 1;
-    if (s->head.outcome != GAME_ONGOING)
-        return -1;
-    int spare = 0;
-    for (int k = SERBEST_QUEEN; k <= SERBEST_SUBEDEI; k++)
-        spare += s->hand[them][k];
-    if (!spare || 100 - s->pieces[0].count - s->pieces[1].count < 10)
-        return -1;
-    if (khan_at_once(s))
-        return 1;
-    return s->king_sq[them] ? mates_at_once(s) : 0;
 }

@@ -18,7 +18,6 @@
 
 struct random_agent {
     struct rng rng;
-    move_t moves[GAME_MAX_MOVES];
 };
 
 static void *random_create(const double *values, uint64_t seed)
@@ -34,9 +33,11 @@ static move_t random_choose(void *self, const struct game *g, const void *st,
                             struct agent_stats *stats)
 {
     struct random_agent *r = self;
-    int n = g->legal_moves(st, r->moves);
+    move_t m = 0;
     memset(stats, 0, sizeof *stats);
-    return r->moves[rng_below(&r->rng, (uint32_t)n)];
+    /* the move moves[rng_below(n)] of the list would be (game.h) */
+    game_random_move(g, st, &r->rng, &m);
+    return m;
 }
 
 static const struct agent_kind random_kind = {

@@ -30,70 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disproof_internal.h"
 #include "sha256.h"
-#include "solver.h" /* SOLVER_MAX_PLIES */
 
-#define LINE_MAX_LEN 2047
-
-struct frame {
-    unsigned char *state;
-    move_t *moves;
-    int n;
-    unsigned char *seen;
-    int16_t *table; /* move -> index + 1, open addressing */
-    char move[DISPROOF_MOVE_MAX + 1]; /* the move played from here */
-};
-
-struct shared_node {
-    uint64_t index;
-    unsigned char fp[16];
-    uint8_t bound, ended;
-};
-
-#define LEAF_BATCH 32
-#define LEAF_QUEUE 4
-#define PLACE_MAX 1024
-
-/* Leaves waiting for a task: their states and place texts. */
-struct leaf_batch {
-    int n;
-    long node[LEAF_BATCH];
-    char where[LEAF_BATCH][PLACE_MAX];
-    unsigned char *states; /* LEAF_BATCH states, GAME_STATE_ALIGN apart */
-};
-
-struct checker {
-    const struct game *g;
-    int threads; /* 1: leaves checked in the walk */
-    struct leaf_batch *batch; /* being filled; NULL when none */
-    size_t state_stride;
-    int in_flight; /* batches handed to tasks and not yet done */
-    long bad_leaf; /* the first failing leaf's node, -1 while none */
-    char bad_why[1024 + PLACE_MAX];
-    int attacker;
-    int part; /* the header names a part: the root lists part_move alone */
-    move_t part_move;
-    FILE *in;
-    int line; /* header lines read */
-    uint64_t offset; /* data bytes read */
-    char (*dict)[DISPROOF_MOVE_MAX + 1];
-    uint32_t ndict, dict_cap;
-    struct shared_node *shared;
-    long nshared, shared_cap;
-    long next_node, nodes_declared;
-    struct frame frames[SOLVER_MAX_PLIES + 2];
-    size_t table_mask; /* table size - 1: a power of two >= 2 max_moves */
-    struct disproof_info *info;
-    int failed;
-    char *err;
-    size_t errsz;
-};
-
-static int fail(struct checker *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* Records the first failure's message; returns -1. */
-static int fail(struct checker *c, const char *fmt, ...)
+/* disproof_internal.h: records the first failure's message; returns -1. */
+int disproof_fail(struct checker *c, const char *fmt, ...)
 {
     if (!c->failed) {
         va_list ap;
@@ -126,7 +67,7 @@ static int read_byte(struct checker *c, long node, int ply)
     int ch = getc_unlocked(c->in);
     if (ch == EOF) {
         char where[1024];
-        return fail(c, "%s: the data ends inside this node%s",
+        return disproof_fail(c, "%s: the data ends inside this node%s",
                     place(c, node, ply, where, sizeof where),
                     ferror(c->in) ? " (read error)" : "");
     }
@@ -144,12 +85,12 @@ static int read_varint(struct checker *c, long node, int ply, uint32_t *v)
         if (b < 0)
             return -1;
         if (shift > 28 || (shift == 28 && (b & 0x7f) > 0x0f))
-            return fail(c, "%s: a number of 2^32 or more",
+            return disproof_fail(c, "%s: a number of 2^32 or more",
                         place(c, node, ply, where, sizeof where));
         value |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80)) {
             if (b == 0 && shift > 0)
-                return fail(c, "%s: a number not in its shortest form",
+                return disproof_fail(c, "%s: a number not in its shortest form",
                             place(c, node, ply, where, sizeof where));
             *v = (uint32_t)value;
             return 0;
@@ -166,7 +107,7 @@ static int read_move(struct checker *c, long node, int ply, const char **text)
         return -1;
     if (v > 0) {
         if (v - 1 >= c->ndict)
-            return fail(c, "%s: move id %u is not defined (%u are)",
+            return disproof_fail(c, "%s: move id %u is not defined (%u are)",
                         place(c, node, ply, where, sizeof where), v - 1,
                         c->ndict);
         *text = c->dict[v - 1];
@@ -176,18 +117,18 @@ static int read_move(struct checker *c, long node, int ply, const char **text)
     if (len < 0)
         return -1;
     if (len < 1 || len > DISPROOF_MOVE_MAX)
-        return fail(c, "%s: a move text of %d bytes (1 to %d)",
+        return disproof_fail(c, "%s: a move text of %d bytes (1 to %d)",
                     place(c, node, ply, where, sizeof where), len,
                     DISPROOF_MOVE_MAX);
     if (c->ndict == DISPROOF_MAX_MOVE_IDS)
-        return fail(c, "%s: more than %d distinct moves",
+        return disproof_fail(c, "%s: more than %d distinct moves",
                     place(c, node, ply, where, sizeof where),
                     DISPROOF_MAX_MOVE_IDS);
     if (c->ndict == c->dict_cap) {
         uint32_t cap = c->dict_cap ? 2 * c->dict_cap : 256;
         void *grown = realloc(c->dict, sizeof *c->dict * cap);
         if (!grown)
-            return fail(c, "out of memory for the move dictionary");
+            return disproof_fail(c, "out of memory for the move dictionary");
         c->dict = grown;
         c->dict_cap = cap;
     }
@@ -197,7 +138,7 @@ static int read_move(struct checker *c, long node, int ply, const char **text)
         if (b < 0)
             return -1;
         if (b <= ' ' || b > '~')
-            return fail(c, "%s: byte %d in a move text",
+            return disproof_fail(c, "%s: byte %d in a move text",
                         place(c, node, ply, where, sizeof where), b);
         d[i] = (char)b;
     }
@@ -244,7 +185,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
     struct game_status s = g->status(cf->state);
     uint32_t slot, need = bound - 1;
     if (s.outcome == attacker_win(c))
-        return fail(c, "%s: %s %s wins at once for the attacker (%s)",
+        return disproof_fail(c, "%s: %s %s wins at once for the attacker (%s)",
                     place(c, node, ply, where, sizeof where),
                     or_node ? "the attacker's move" : "the defender's reply",
                     text, end_reason_name(s.reason));
@@ -252,7 +193,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
         return -1;
     if (s.outcome != GAME_ONGOING || need == 0) {
         if (slot != 0)
-            return fail(c, "%s: after %s %s, yet a node follows (slot %u)",
+            return disproof_fail(c, "%s: after %s %s, yet a node follows (slot %u)",
                         place(c, node, ply, where, sizeof where), text,
                         s.outcome != GAME_ONGOING ? "the game is over"
                                                   : "the bound has run out",
@@ -260,7 +201,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
         return 0;
     }
     if (slot == 0)
-        return fail(c, "%s: the line stops after %s with %u plies still to "
+        return disproof_fail(c, "%s: the line stops after %s with %u plies still to "
                     "cover and the game going on",
                     place(c, node, ply, where, sizeof where), text, need);
     if (slot <= 2)
@@ -268,7 +209,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
     uint64_t d = slot - 2;
     c->info->refs++;
     if (d > (uint64_t)c->next_node)
-        return fail(c, "%s: after %s a link %llu nodes back, before the root",
+        return disproof_fail(c, "%s: after %s a link %llu nodes back, before the root",
                     place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)d);
     uint64_t k = (uint64_t)c->next_node - d;
@@ -281,23 +222,23 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
             hi = mid;
     }
     if (lo == c->nshared || c->shared[lo].index != k)
-        return fail(c, "%s: after %s a link to node %llu, which is not marked "
+        return disproof_fail(c, "%s: after %s a link to node %llu, which is not marked "
                     "shared", place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)k);
     const struct shared_node *e = &c->shared[lo];
     unsigned char fp[16];
     if (!e->ended)
-        return fail(c, "%s: after %s a link to node %llu, whose record has "
+        return disproof_fail(c, "%s: after %s a link to node %llu, whose record has "
                     "not ended (a node on this line)",
                     place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)k);
     fingerprint(c, cf->state, fp);
     if (memcmp(fp, e->fp, sizeof fp) != 0)
-        return fail(c, "%s: after %s a link to node %llu, which is another "
+        return disproof_fail(c, "%s: after %s a link to node %llu, which is another "
                     "position", place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)k);
     if (e->bound < need)
-        return fail(c, "%s: after %s a link to node %llu, proven to bound %u "
+        return disproof_fail(c, "%s: after %s a link to node %llu, proven to bound %u "
                     "only, where %u plies are needed",
                     place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)k, e->bound, need);
@@ -427,7 +368,7 @@ static int check_leaf(struct checker *c, long node, int ply)
     if (c->threads <= 1) {
         if (leaf_wins(c, f->state, f->moves, f->n, cf->state, where, why,
                       sizeof why))
-            return fail(c, "%s", why);
+            return disproof_fail(c, "%s", why);
         c->info->leaves++;
         return 0;
     }
@@ -445,7 +386,7 @@ static int check_leaf(struct checker *c, long node, int ply)
             if (c->batch)
                 free(c->batch);
             c->batch = NULL;
-            return fail(c, "%s: out of memory for the leaves' checks", where);
+            return disproof_fail(c, "%s: out of memory for the leaves' checks", where);
         }
     }
     struct leaf_batch *b = c->batch;
@@ -471,18 +412,18 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
     struct shared_node *e = NULL;
     c->info->nodes++;
     if (node >= c->nodes_declared)
-        return fail(c, "%s: more node records than the header's %ld",
+        return disproof_fail(c, "%s: more node records than the header's %ld",
                     place(c, node, ply, where, sizeof where),
                     c->nodes_declared);
     if (read_varint(c, node, ply, &bound))
         return -1;
     if (bound < need || bound > (uint32_t)SOLVER_MAX_PLIES - (uint32_t)ply)
-        return fail(c, "%s: proven to bound %u, where %u plies are needed%s",
+        return disproof_fail(c, "%s: proven to bound %u, where %u plies are needed%s",
                     place(c, node, ply, where, sizeof where), bound, need,
                     bound >= need ? " (and more than the format allows)" : "");
     if (shared) {
         if (c->nshared == c->shared_cap)
-            return fail(c, "%s: more shared nodes than the header's %ld",
+            return disproof_fail(c, "%s: more shared nodes than the header's %ld",
                         place(c, node, ply, where, sizeof where),
                         c->shared_cap);
         e = &c->shared[c->nshared++];
@@ -501,11 +442,11 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
         if (read_varint(c, node, ply, &count))
             return -1;
         if (count > (uint32_t)f->n)
-            return fail(c, "%s: %u attacker moves listed, but it has %d legal "
+            return disproof_fail(c, "%s: %u attacker moves listed, but it has %d legal "
                         "moves", place(c, node, ply, where, sizeof where),
                         count, f->n);
         if (ply == 0 && c->part && count != 1)
-            return fail(c, "%s: a part's root lists %u moves, not its own "
+            return disproof_fail(c, "%s: a part's root lists %u moves, not its own "
                         "move alone", place(c, node, ply, where, sizeof where),
                         count);
         memset(f->seen, 0, (size_t)f->n);
@@ -521,14 +462,14 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
             int k = g->move_from_text(f->state, text, &m) == 0
                          ? legal_index(c, f, m) : -1;
             if (k < 0)
-                rc = fail(c, "%s: %s is not a legal attacker move here",
+                rc = disproof_fail(c, "%s: %s is not a legal attacker move here",
                           place(c, node, ply, where, sizeof where), text);
             else if (ply == 0 && c->part && m != c->part_move)
-                rc = fail(c, "%s: the part's root lists %s, not its own move "
+                rc = disproof_fail(c, "%s: the part's root lists %s, not its own move "
                           "%s", place(c, node, ply, where, sizeof where), text,
                           c->info->part);
             else if (f->seen[k])
-                rc = fail(c, "%s: the attacker's move %s is listed twice",
+                rc = disproof_fail(c, "%s: the attacker's move %s is listed twice",
                           place(c, node, ply, where, sizeof where), text);
             else {
                 f->seen[k] = 1;
@@ -543,7 +484,7 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
             if (!f->seen[k]) {
                 char text[64];
                 g->move_to_text(f->state, f->moves[k], text, sizeof text);
-                return fail(c, "%s: the attacker's move %s is not refuted "
+                return disproof_fail(c, "%s: the attacker's move %s is not refuted "
                             "(%u of its %d legal moves are listed)",
                             place(c, node, ply, where, sizeof where), text,
                             count, f->n);
@@ -559,154 +500,13 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
                 if (f->moves[i] == m)
                     k = i;
         if (k < 0)
-            return fail(c, "%s: the defender's reply %s is not legal here",
+            return disproof_fail(c, "%s: the defender's reply %s is not legal here",
                         place(c, node, ply, where, sizeof where), text);
         if (check_edge(c, node, ply, bound, m, text))
             return -1;
     }
     if (e)
         e->ended = 1;
-    return 0;
-}
-
-/* ---- the header ---------------------------------------------------------- */
-
-/* Reads header line into buf (LINE_MAX_LEN + 1 bytes) without its "\n":
- * 1, or -1 after fail() (the end of the file, a long line, a NUL). */
-static int read_line(struct checker *c, char *buf)
-{
-    size_t len = 0;
-    int ch;
-    c->line++;
-    while ((ch = getc(c->in)) != EOF && ch != '\n') {
-        if (len == LINE_MAX_LEN)
-            return fail(c, "line %d: longer than %d characters", c->line,
-                        LINE_MAX_LEN);
-        if (ch == '\0')
-            return fail(c, "line %d: a NUL byte", c->line);
-        buf[len++] = (char)ch;
-    }
-    if (ch == EOF)
-        return fail(c, "line %d: the file ends in the header", c->line);
-    buf[len] = '\0';
-    return 1;
-}
-
-/* Reads "<key> <value>" as the next line into out. Returns 0 or -1. */
-static int field_value(struct checker *c, const char *buf, const char *key,
-                       char *out, size_t outsz);
-
-static int read_field(struct checker *c, const char *key, char *out,
-                      size_t outsz)
-{
-    char buf[LINE_MAX_LEN + 1];
-    if (read_line(c, buf) < 0)
-        return -1;
-    return field_value(c, buf, key, out, outsz);
-}
-
-/* The value of "<key> <value>" in the header line buf (read as line
- * c->line) into out. Returns 0 or -1. */
-static int field_value(struct checker *c, const char *buf, const char *key,
-                       char *out, size_t outsz)
-{
-    size_t klen = strlen(key);
-    if (strncmp(buf, key, klen) != 0 || buf[klen] != ' ' || !buf[klen + 1])
-        return fail(c, "line %d: expected '%s <%s>', got '%.60s'", c->line,
-                    key, key, buf);
-    if (strlen(buf + klen + 1) >= outsz)
-        return fail(c, "line %d: the %s is too long", c->line, key);
-    strcpy(out, buf + klen + 1);
-    return 0;
-}
-
-/* Parses a count in plain digits (no sign, no leading zero) up to max. */
-static int parse_count(const char *s, long max, long *v)
-{
-    *v = 0;
-    if (!*s || (s[0] == '0' && s[1]))
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9' || *v > (max - (*s - '0')) / 10)
-            return -1;
-        *v = 10 * *v + (*s - '0');
-    }
-    return 0;
-}
-
-/* The header's part move: legal at the root, whose bound (>= 2) lets it
- * list moves. Returns 0 (c->part_move set), or -1. */
-static int check_part_move(struct checker *c, const struct game *g,
-                           const void *root, int line)
-{
-    move_t moves[GAME_MAX_MOVES];
-    int n = g->legal_moves(root, moves), legal = 0;
-    if (c->info->plies < 2)
-        return fail(c, "line %d: a part needs a bound of 2 plies or more",
-                    line);
-    if (g->move_from_text(root, c->info->part, &c->part_move) == 0)
-        for (int i = 0; i < n && !legal; i++)
-            legal = moves[i] == c->part_move;
-    if (!legal)
-        return fail(c, "line %d: the part's move %s is not a legal move at "
-                    "the root", line, c->info->part);
-    c->part = 1;
-    return 0;
-}
-
-static int check_header(struct checker *c, struct variant *v, void *root)
-{
-    struct disproof_info *info = c->info;
-    char buf[LINE_MAX_LEN + 1], number[64], why[512];
-    long plies, shared;
-    if (read_line(c, buf) < 0 || strcmp(buf, DISPROOF_MAGIC) != 0)
-        return fail(c, "line 1: not a rulelab disproof (expected '%s')",
-                    DISPROOF_MAGIC);
-    if (read_field(c, "variant", info->variant, sizeof info->variant)
-        || read_field(c, "position", info->position, sizeof info->position))
-        return -1;
-    if (read_field(c, "plies", number, sizeof number))
-        return -1;
-    if (parse_count(number, SOLVER_MAX_PLIES, &plies) || plies < 1)
-        return fail(c, "line 4: the ply bound must be 1 to %d, got '%s'",
-                    SOLVER_MAX_PLIES, number);
-    info->plies = (int)plies;
-    if (read_line(c, buf) < 0)
-        return -1;
-    int part_line = 0;
-    if (strncmp(buf, "part ", 5) == 0) { /* optional: a split's part */
-        part_line = c->line;
-        if (field_value(c, buf, "part", info->part, sizeof info->part)
-            || read_line(c, buf) < 0)
-            return -1;
-    }
-    if (field_value(c, buf, "nodes", number, sizeof number))
-        return -1;
-    if (parse_count(number, 0x7fffffffL, &c->nodes_declared)
-        || c->nodes_declared < 1)
-        return fail(c, "line %d: the node count must be 1 to 2^31 - 1, got "
-                    "'%s'", c->line, number);
-    if (read_field(c, "shared", number, sizeof number))
-        return -1;
-    if (parse_count(number, c->nodes_declared, &shared))
-        return fail(c, "line %d: the shared count must be 0 to the node "
-                    "count, got '%s'", c->line, number);
-    if (read_line(c, buf) < 0)
-        return -1;
-    if (strcmp(buf, "data") != 0)
-        return fail(c, "line %d: expected 'data', got '%.60s'", c->line, buf);
-    if (variant_parse(info->variant, v, why, sizeof why) != 0)
-        return fail(c, "line 2: %s", why);
-    if (v->game->from_text(root, v, info->position, why, sizeof why) != 0)
-        return fail(c, "line 3: %s", why);
-    if (v->game->status(root).outcome != GAME_ONGOING)
-        return fail(c, "line 3: the game is already over there");
-    if (part_line && check_part_move(c, v->game, root, part_line) != 0)
-        return -1;
-    c->shared_cap = shared;
-    c->shared = calloc((size_t)(shared ? shared : 1), sizeof *c->shared);
-    if (!c->shared)
-        return fail(c, "out of memory for %ld shared nodes", shared);
     return 0;
 }
 
@@ -727,7 +527,7 @@ static int frames_alloc(struct checker *c)
         f->seen = malloc((size_t)g->max_moves);
         f->table = calloc(size, sizeof *f->table);
         if (!f->state || !f->moves || !f->seen || !f->table)
-            return fail(c, "out of memory for the walk");
+            return disproof_fail(c, "out of memory for the walk");
     }
     return 0;
 }
@@ -760,7 +560,7 @@ static int check_root(struct checker *c, uint32_t plies)
     }
     if (c->bad_leaf >= 0) { /* before anything the walk found after it */
         c->failed = 0;
-        rc = fail(c, "%s", c->bad_why);
+        rc = disproof_fail(c, "%s", c->bad_why);
     }
     return rc;
 }
@@ -786,7 +586,7 @@ int disproof_verify_threads(FILE *in, int threads,
     c.info = info;
     c.err = err;
     c.errsz = errsz;
-    int rc = check_header(&c, &v, root);
+    int rc = disproof_check_header(&c, &v, root);
     if (rc == 0) {
         c.g = v.game;
         c.attacker = v.game->to_move(root);
@@ -805,16 +605,16 @@ int disproof_verify_threads(FILE *in, int threads,
         size_t got = fread(tail, 1, sizeof tail, in);
         c.offset += got;
         if (got != 4 || memcmp(tail, "end\n", 4) != 0)
-            rc = fail(&c, "byte %llu: the root's record is over, but 'end' "
+            rc = disproof_fail(&c, "byte %llu: the root's record is over, but 'end' "
                       "does not follow", (unsigned long long)(c.offset - got));
         else if (getc(in) != EOF)
-            rc = fail(&c, "byte %llu: data after 'end'",
+            rc = disproof_fail(&c, "byte %llu: data after 'end'",
                       (unsigned long long)c.offset);
         else if (c.next_node != c.nodes_declared)
-            rc = fail(&c, "the header says %ld nodes, the data has %ld",
+            rc = disproof_fail(&c, "the header says %ld nodes, the data has %ld",
                       c.nodes_declared, c.next_node);
         else if (c.nshared != c.shared_cap)
-            rc = fail(&c, "the header says %ld shared nodes, the data has %ld",
+            rc = disproof_fail(&c, "the header says %ld shared nodes, the data has %ld",
                       c.shared_cap, c.nshared);
     }
     info->bytes = c.offset;

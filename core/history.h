@@ -61,9 +61,6 @@ static inline uint64_t history_back(const struct history *h, uint32_t back)
     return h->ring[(h->next - 1 - back) % HISTORY_PLIES];
 }
 
-/* Starts a stretch at the position with `hash` as its own first
- * occurrence. quiet_plies is left as it is (a position read from text sets
- * it from the text). */
 /* Sets the filter bit of hash; returns whether it was set already. */
 static inline uint32_t history_filter_add(struct history *h, uint64_t hash)
 {
@@ -74,6 +71,9 @@ static inline uint32_t history_filter_add(struct history *h, uint64_t hash)
     return seen;
 }
 
+/* Starts a stretch at the position with `hash` as its own first
+ * occurrence. quiet_plies is left as it is (a position read from text sets
+ * it from the text). */
 static inline void history_start(struct history *h, uint64_t hash)
 {
     h->len = 1;

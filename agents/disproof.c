@@ -26,25 +26,11 @@
 #include "disproof.h"
 
 #include <omp.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "disproof_internal.h"
 #include "sha256.h"
-
-/* disproof_internal.h: records the first failure's message; returns -1. */
-int disproof_fail(struct checker *c, const char *fmt, ...)
-{
-    if (!c->failed) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->err, c->errsz, fmt, ap);
-        va_end(ap);
-        c->failed = 1;
-    }
-    return -1;
-}
 
 /* Writes "node K (line: m1 m2 ...; byte B)" for the node at `ply` plies
  * from the root into buf. */
@@ -67,7 +53,7 @@ static int read_byte(struct checker *c, long node, int ply)
     int ch = getc_unlocked(c->in);
     if (ch == EOF) {
         char where[1024];
-        return disproof_fail(c, "%s: the data ends inside this node%s",
+        return fail(c, "%s: the data ends inside this node%s",
                     place(c, node, ply, where, sizeof where),
                     ferror(c->in) ? " (read error)" : "");
     }
@@ -85,12 +71,12 @@ static int read_varint(struct checker *c, long node, int ply, uint32_t *v)
         if (b < 0)
             return -1;
         if (shift > 28 || (shift == 28 && (b & 0x7f) > 0x0f))
-            return disproof_fail(c, "%s: a number of 2^32 or more",
+            return fail(c, "%s: a number of 2^32 or more",
                         place(c, node, ply, where, sizeof where));
         value |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80)) {
             if (b == 0 && shift > 0)
-                return disproof_fail(c, "%s: a number not in its shortest form",
+                return fail(c, "%s: a number not in its shortest form",
                             place(c, node, ply, where, sizeof where));
             *v = (uint32_t)value;
             return 0;
@@ -107,7 +93,7 @@ static int read_move(struct checker *c, long node, int ply, const char **text)
         return -1;
     if (v > 0) {
         if (v - 1 >= c->ndict)
-            return disproof_fail(c, "%s: move id %u is not defined (%u are)",
+            return fail(c, "%s: move id %u is not defined (%u are)",
                         place(c, node, ply, where, sizeof where), v - 1,
                         c->ndict);
         *text = c->dict[v - 1];
@@ -117,18 +103,18 @@ static int read_move(struct checker *c, long node, int ply, const char **text)
     if (len < 0)
         return -1;
     if (len < 1 || len > DISPROOF_MOVE_MAX)
-        return disproof_fail(c, "%s: a move text of %d bytes (1 to %d)",
+        return fail(c, "%s: a move text of %d bytes (1 to %d)",
                     place(c, node, ply, where, sizeof where), len,
                     DISPROOF_MOVE_MAX);
     if (c->ndict == DISPROOF_MAX_MOVE_IDS)
-        return disproof_fail(c, "%s: more than %d distinct moves",
+        return fail(c, "%s: more than %d distinct moves",
                     place(c, node, ply, where, sizeof where),
                     DISPROOF_MAX_MOVE_IDS);
     if (c->ndict == c->dict_cap) {
         uint32_t cap = c->dict_cap ? 2 * c->dict_cap : 256;
         void *grown = realloc(c->dict, sizeof *c->dict * cap);
         if (!grown)
-            return disproof_fail(c, "out of memory for the move dictionary");
+            return fail(c, "out of memory for the move dictionary");
         c->dict = grown;
         c->dict_cap = cap;
     }
@@ -138,7 +124,7 @@ static int read_move(struct checker *c, long node, int ply, const char **text)
         if (b < 0)
             return -1;
         if (b <= ' ' || b > '~')
-            return disproof_fail(c, "%s: byte %d in a move text",
+            return fail(c, "%s: byte %d in a move text",
                         place(c, node, ply, where, sizeof where), b);
         d[i] = (char)b;
     }
@@ -185,7 +171,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
     struct game_status s = g->status(cf->state);
     uint32_t slot, need = bound - 1;
     if (s.outcome == attacker_win(c))
-        return disproof_fail(c, "%s: %s %s wins at once for the attacker (%s)",
+        return fail(c, "%s: %s %s wins at once for the attacker (%s)",
                     place(c, node, ply, where, sizeof where),
                     or_node ? "the attacker's move" : "the defender's reply",
                     text, end_reason_name(s.reason));
@@ -193,7 +179,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
         return -1;
     if (s.outcome != GAME_ONGOING || need == 0) {
         if (slot != 0)
-            return disproof_fail(c, "%s: after %s %s, yet a node follows (slot %u)",
+            return fail(c, "%s: after %s %s, yet a node follows (slot %u)",
                         place(c, node, ply, where, sizeof where), text,
                         s.outcome != GAME_ONGOING ? "the game is over"
                                                   : "the bound has run out",
@@ -201,7 +187,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
         return 0;
     }
     if (slot == 0)
-        return disproof_fail(c, "%s: the line stops after %s with %u plies still to "
+        return fail(c, "%s: the line stops after %s with %u plies still to "
                     "cover and the game going on",
                     place(c, node, ply, where, sizeof where), text, need);
     if (slot <= 2)
@@ -209,7 +195,7 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
     uint64_t d = slot - 2;
     c->info->refs++;
     if (d > (uint64_t)c->next_node)
-        return disproof_fail(c, "%s: after %s a link %llu nodes back, before the root",
+        return fail(c, "%s: after %s a link %llu nodes back, before the root",
                     place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)d);
     uint64_t k = (uint64_t)c->next_node - d;
@@ -222,23 +208,23 @@ static int check_edge(struct checker *c, long node, int ply, uint32_t bound,
             hi = mid;
     }
     if (lo == c->nshared || c->shared[lo].index != k)
-        return disproof_fail(c, "%s: after %s a link to node %llu, which is not marked "
+        return fail(c, "%s: after %s a link to node %llu, which is not marked "
                     "shared", place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)k);
     const struct shared_node *e = &c->shared[lo];
     unsigned char fp[16];
     if (!e->ended)
-        return disproof_fail(c, "%s: after %s a link to node %llu, whose record has "
+        return fail(c, "%s: after %s a link to node %llu, whose record has "
                     "not ended (a node on this line)",
                     place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)k);
     fingerprint(c, cf->state, fp);
     if (memcmp(fp, e->fp, sizeof fp) != 0)
-        return disproof_fail(c, "%s: after %s a link to node %llu, which is another "
+        return fail(c, "%s: after %s a link to node %llu, which is another "
                     "position", place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)k);
     if (e->bound < need)
-        return disproof_fail(c, "%s: after %s a link to node %llu, proven to bound %u "
+        return fail(c, "%s: after %s a link to node %llu, proven to bound %u "
                     "only, where %u plies are needed",
                     place(c, node, ply, where, sizeof where), text,
                     (unsigned long long)k, e->bound, need);
@@ -368,7 +354,7 @@ static int check_leaf(struct checker *c, long node, int ply)
     if (c->threads <= 1) {
         if (leaf_wins(c, f->state, f->moves, f->n, cf->state, where, why,
                       sizeof why))
-            return disproof_fail(c, "%s", why);
+            return fail(c, "%s", why);
         c->info->leaves++;
         return 0;
     }
@@ -386,7 +372,7 @@ static int check_leaf(struct checker *c, long node, int ply)
             if (c->batch)
                 free(c->batch);
             c->batch = NULL;
-            return disproof_fail(c, "%s: out of memory for the leaves' checks", where);
+            return fail(c, "%s: out of memory for the leaves' checks", where);
         }
     }
     struct leaf_batch *b = c->batch;
@@ -412,18 +398,18 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
     struct shared_node *e = NULL;
     c->info->nodes++;
     if (node >= c->nodes_declared)
-        return disproof_fail(c, "%s: more node records than the header's %ld",
+        return fail(c, "%s: more node records than the header's %ld",
                     place(c, node, ply, where, sizeof where),
                     c->nodes_declared);
     if (read_varint(c, node, ply, &bound))
         return -1;
     if (bound < need || bound > (uint32_t)SOLVER_MAX_PLIES - (uint32_t)ply)
-        return disproof_fail(c, "%s: proven to bound %u, where %u plies are needed%s",
+        return fail(c, "%s: proven to bound %u, where %u plies are needed%s",
                     place(c, node, ply, where, sizeof where), bound, need,
                     bound >= need ? " (and more than the format allows)" : "");
     if (shared) {
         if (c->nshared == c->shared_cap)
-            return disproof_fail(c, "%s: more shared nodes than the header's %ld",
+            return fail(c, "%s: more shared nodes than the header's %ld",
                         place(c, node, ply, where, sizeof where),
                         c->shared_cap);
         e = &c->shared[c->nshared++];
@@ -442,11 +428,11 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
         if (read_varint(c, node, ply, &count))
             return -1;
         if (count > (uint32_t)f->n)
-            return disproof_fail(c, "%s: %u attacker moves listed, but it has %d legal "
+            return fail(c, "%s: %u attacker moves listed, but it has %d legal "
                         "moves", place(c, node, ply, where, sizeof where),
                         count, f->n);
         if (ply == 0 && c->part && count != 1)
-            return disproof_fail(c, "%s: a part's root lists %u moves, not its own "
+            return fail(c, "%s: a part's root lists %u moves, not its own "
                         "move alone", place(c, node, ply, where, sizeof where),
                         count);
         memset(f->seen, 0, (size_t)f->n);
@@ -462,14 +448,14 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
             int k = g->move_from_text(f->state, text, &m) == 0
                          ? legal_index(c, f, m) : -1;
             if (k < 0)
-                rc = disproof_fail(c, "%s: %s is not a legal attacker move here",
+                rc = fail(c, "%s: %s is not a legal attacker move here",
                           place(c, node, ply, where, sizeof where), text);
             else if (ply == 0 && c->part && m != c->part_move)
-                rc = disproof_fail(c, "%s: the part's root lists %s, not its own move "
+                rc = fail(c, "%s: the part's root lists %s, not its own move "
                           "%s", place(c, node, ply, where, sizeof where), text,
                           c->info->part);
             else if (f->seen[k])
-                rc = disproof_fail(c, "%s: the attacker's move %s is listed twice",
+                rc = fail(c, "%s: the attacker's move %s is listed twice",
                           place(c, node, ply, where, sizeof where), text);
             else {
                 f->seen[k] = 1;
@@ -484,7 +470,7 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
             if (!f->seen[k]) {
                 char text[64];
                 g->move_to_text(f->state, f->moves[k], text, sizeof text);
-                return disproof_fail(c, "%s: the attacker's move %s is not refuted "
+                return fail(c, "%s: the attacker's move %s is not refuted "
                             "(%u of its %d legal moves are listed)",
                             place(c, node, ply, where, sizeof where), text,
                             count, f->n);
@@ -500,7 +486,7 @@ static int check_node(struct checker *c, int ply, uint32_t need, int shared)
                 if (f->moves[i] == m)
                     k = i;
         if (k < 0)
-            return disproof_fail(c, "%s: the defender's reply %s is not legal here",
+            return fail(c, "%s: the defender's reply %s is not legal here",
                         place(c, node, ply, where, sizeof where), text);
         if (check_edge(c, node, ply, bound, m, text))
             return -1;
@@ -527,7 +513,7 @@ static int frames_alloc(struct checker *c)
         f->seen = malloc((size_t)g->max_moves);
         f->table = calloc(size, sizeof *f->table);
         if (!f->state || !f->moves || !f->seen || !f->table)
-            return disproof_fail(c, "out of memory for the walk");
+            return fail(c, "out of memory for the walk");
     }
     return 0;
 }
@@ -560,7 +546,7 @@ static int check_root(struct checker *c, uint32_t plies)
     }
     if (c->bad_leaf >= 0) { /* before anything the walk found after it */
         c->failed = 0;
-        rc = disproof_fail(c, "%s", c->bad_why);
+        rc = fail(c, "%s", c->bad_why);
     }
     return rc;
 }
@@ -605,16 +591,16 @@ int disproof_verify_threads(FILE *in, int threads,
         size_t got = fread(tail, 1, sizeof tail, in);
         c.offset += got;
         if (got != 4 || memcmp(tail, "end\n", 4) != 0)
-            rc = disproof_fail(&c, "byte %llu: the root's record is over, but 'end' "
+            rc = fail(&c, "byte %llu: the root's record is over, but 'end' "
                       "does not follow", (unsigned long long)(c.offset - got));
         else if (getc(in) != EOF)
-            rc = disproof_fail(&c, "byte %llu: data after 'end'",
+            rc = fail(&c, "byte %llu: data after 'end'",
                       (unsigned long long)c.offset);
         else if (c.next_node != c.nodes_declared)
-            rc = disproof_fail(&c, "the header says %ld nodes, the data has %ld",
+            rc = fail(&c, "the header says %ld nodes, the data has %ld",
                       c.nodes_declared, c.next_node);
         else if (c.nshared != c.shared_cap)
-            rc = disproof_fail(&c, "the header says %ld shared nodes, the data has %ld",
+            rc = fail(&c, "the header says %ld shared nodes, the data has %ld",
                       c.shared_cap, c.nshared);
     }
     info->bytes = c.offset;

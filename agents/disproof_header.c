@@ -10,7 +10,7 @@
 #include "disproof_internal.h"
 
 /* Reads header line into buf (LINE_MAX_LEN + 1 bytes) without its "\n":
- * 1, or -1 after disproof_fail() (the end of the file, a long line, a NUL). */
+ * 1, or -1 after fail() (the end of the file, a long line, a NUL). */
 static int read_line(struct checker *c, char *buf)
 {
     size_t len = 0;
@@ -18,14 +18,14 @@ static int read_line(struct checker *c, char *buf)
     c->line++;
     while ((ch = getc(c->in)) != EOF && ch != '\n') {
         if (len == LINE_MAX_LEN)
-            return disproof_fail(c, "line %d: longer than %d characters", c->line,
+            return fail(c, "line %d: longer than %d characters", c->line,
                         LINE_MAX_LEN);
         if (ch == '\0')
-            return disproof_fail(c, "line %d: a NUL byte", c->line);
+            return fail(c, "line %d: a NUL byte", c->line);
         buf[len++] = (char)ch;
     }
     if (ch == EOF)
-        return disproof_fail(c, "line %d: the file ends in the header", c->line);
+        return fail(c, "line %d: the file ends in the header", c->line);
     buf[len] = '\0';
     return 1;
 }
@@ -50,10 +50,10 @@ static int field_value(struct checker *c, const char *buf, const char *key,
 {
     size_t klen = strlen(key);
     if (strncmp(buf, key, klen) != 0 || buf[klen] != ' ' || !buf[klen + 1])
-        return disproof_fail(c, "line %d: expected '%s <%s>', got '%.60s'", c->line,
+        return fail(c, "line %d: expected '%s <%s>', got '%.60s'", c->line,
                     key, key, buf);
     if (strlen(buf + klen + 1) >= outsz)
-        return disproof_fail(c, "line %d: the %s is too long", c->line, key);
+        return fail(c, "line %d: the %s is too long", c->line, key);
     strcpy(out, buf + klen + 1);
     return 0;
 }
@@ -80,13 +80,13 @@ static int check_part_move(struct checker *c, const struct game *g,
     move_t moves[GAME_MAX_MOVES];
     int n = g->legal_moves(root, moves), legal = 0;
     if (c->info->plies < 2)
-        return disproof_fail(c, "line %d: a part needs a bound of 2 plies or more",
+        return fail(c, "line %d: a part needs a bound of 2 plies or more",
                     line);
     if (g->move_from_text(root, c->info->part, &c->part_move) == 0)
         for (int i = 0; i < n && !legal; i++)
             legal = moves[i] == c->part_move;
     if (!legal)
-        return disproof_fail(c, "line %d: the part's move %s is not a legal move at "
+        return fail(c, "line %d: the part's move %s is not a legal move at "
                     "the root", line, c->info->part);
     c->part = 1;
     return 0;
@@ -98,7 +98,7 @@ int disproof_check_header(struct checker *c, struct variant *v, void *root)
     char buf[LINE_MAX_LEN + 1], number[64], why[512];
     long plies, shared;
     if (read_line(c, buf) < 0 || strcmp(buf, DISPROOF_MAGIC) != 0)
-        return disproof_fail(c, "line 1: not a rulelab disproof (expected '%s')",
+        return fail(c, "line 1: not a rulelab disproof (expected '%s')",
                     DISPROOF_MAGIC);
     if (read_field(c, "variant", info->variant, sizeof info->variant)
         || read_field(c, "position", info->position, sizeof info->position))
@@ -106,7 +106,7 @@ int disproof_check_header(struct checker *c, struct variant *v, void *root)
     if (read_field(c, "plies", number, sizeof number))
         return -1;
     if (parse_count(number, SOLVER_MAX_PLIES, &plies) || plies < 1)
-        return disproof_fail(c, "line 4: the ply bound must be 1 to %d, got '%s'",
+        return fail(c, "line 4: the ply bound must be 1 to %d, got '%s'",
                     SOLVER_MAX_PLIES, number);
     info->plies = (int)plies;
     if (read_line(c, buf) < 0)
@@ -122,28 +122,28 @@ int disproof_check_header(struct checker *c, struct variant *v, void *root)
         return -1;
     if (parse_count(number, 0x7fffffffL, &c->nodes_declared)
         || c->nodes_declared < 1)
-        return disproof_fail(c, "line %d: the node count must be 1 to 2^31 - 1, got "
+        return fail(c, "line %d: the node count must be 1 to 2^31 - 1, got "
                     "'%s'", c->line, number);
     if (read_field(c, "shared", number, sizeof number))
         return -1;
     if (parse_count(number, c->nodes_declared, &shared))
-        return disproof_fail(c, "line %d: the shared count must be 0 to the node "
+        return fail(c, "line %d: the shared count must be 0 to the node "
                     "count, got '%s'", c->line, number);
     if (read_line(c, buf) < 0)
         return -1;
     if (strcmp(buf, "data") != 0)
-        return disproof_fail(c, "line %d: expected 'data', got '%.60s'", c->line, buf);
+        return fail(c, "line %d: expected 'data', got '%.60s'", c->line, buf);
     if (variant_parse(info->variant, v, why, sizeof why) != 0)
-        return disproof_fail(c, "line 2: %s", why);
+        return fail(c, "line 2: %s", why);
     if (v->game->from_text(root, v, info->position, why, sizeof why) != 0)
-        return disproof_fail(c, "line 3: %s", why);
+        return fail(c, "line 3: %s", why);
     if (v->game->status(root).outcome != GAME_ONGOING)
-        return disproof_fail(c, "line 3: the game is already over there");
+        return fail(c, "line 3: the game is already over there");
     if (part_line && check_part_move(c, v->game, root, part_line) != 0)
         return -1;
     c->shared_cap = shared;
     c->shared = calloc((size_t)(shared ? shared : 1), sizeof *c->shared);
     if (!c->shared)
-        return disproof_fail(c, "out of memory for %ld shared nodes", shared);
+        return fail(c, "out of memory for %ld shared nodes", shared);
     return 0;
 }

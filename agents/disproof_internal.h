@@ -6,6 +6,7 @@
 #ifndef RULELAB_DISPROOF_INTERNAL_H
 #define RULELAB_DISPROOF_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -69,12 +70,25 @@ struct checker {
 };
 
 /* Records the first failure's message (printf-style) in c->err; returns
- * -1, so error paths read `return disproof_fail(c, ...)`. */
-int disproof_fail(struct checker *c, const char *fmt, ...)
+ * -1, so error paths read `return fail(c, ...)`. Static here, so that
+ * both files call it by its short name. */
+static inline int fail(struct checker *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+static inline int fail(struct checker *c, const char *fmt, ...)
+{
+    if (!c->failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->err, c->errsz, fmt, ap);
+        va_end(ap);
+        c->failed = 1;
+    }
+    return -1;
+}
+
 /* Reads and checks the header, sets up v and the root position, and
- * allocates the shared-node table. Returns 0, or -1 after disproof_fail. */
+ * allocates the shared-node table. Returns 0, or -1 after fail(). */
 int disproof_check_header(struct checker *c, struct variant *v, void *root);
 
 #endif

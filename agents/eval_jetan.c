@@ -24,6 +24,7 @@
  * tests/test_eval_jetan.c checks it against the legal moves of random
  * positions). That runs only when the square is attacked at all.
  */
+#include "bits.h"
 #include "eval.h"
 #include "jetan.h"
 
@@ -111,8 +112,7 @@ static inline int sq_in(sqset set, int sq)
 
 static inline int sq_count(sqset set)
 {
-    return __builtin_popcountll((uint64_t)set)
-           + __builtin_popcountll((uint64_t)(set >> 64));
+    return bits_count64((uint64_t)set) + bits_count64((uint64_t)(set >> 64));
 }
 
 static inline int lowest_sq(sqset set)

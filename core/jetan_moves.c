@@ -202,8 +202,8 @@ int jetan_legal_moves(const void *st, move_t *out)
             int sq = half * 64 + __builtin_ctzll(w);
             int kind = JETAN_KIND_OF(s->board[sq]);
             if (kind != JETAN_PRINCESS)
-                n = emit(out, n, sq, reach(s, s->board, sq, kind, side, 0) & ~own,
-                         0);
+                n = emit(out, n, sq,
+                         reach(s, s->board, sq, kind, side, 0) & ~own, 0);
         }
     }
     const int ps = s->princess_sq[side];
@@ -297,7 +297,8 @@ int jetan_has_move(const struct jetan_state *s)
         for (uint64_t w = s->occ[side][half]; w; w &= w - 1) {
             int sq = half * 64 + __builtin_ctzll(w);
             int kind = JETAN_KIND_OF(s->board[sq]);
-            if (kind != JETAN_PRINCESS
+            if (kind != JETAN_PRINCESS && kind != JETAN_PANTHAN
+                && kind != JETAN_FLIER
                 && (reach(s, s->board, sq, kind, side, 0) & ~own))
                 return 1;
         }

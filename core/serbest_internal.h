@@ -29,7 +29,7 @@ struct attackers {
 };
 
 struct king_safety {
-    struct attackers them; /* the other colour's (serbest_find_checks_and_pins) */
+    struct attackers them; /* the other colour's */
     int checkers; /* 0, 1 or 2 (2 means two or more) */
     int checker_sq; /* the checker, when checkers == 1 */
     int check_step; /* step from the king toward a sliding checker, or 0 */
@@ -38,9 +38,8 @@ struct king_safety {
     int pin_step[8]; /* step from the king along that piece's pin line */
 };
 
-
 /* Looks outward from the king on ksq of colour us for checks and pins,
- * and fills ks->them. */
+ * and fills ks->them; with ksq 0 (the king in hand), none. */
 void serbest_find_checks_and_pins(const struct serbest_state *s, int us,
                                   int ksq, struct king_safety *ks);
 

@@ -27,7 +27,8 @@ static const int king_steps[8] = {12, -12, 1, -1, 13, 11, -11, -13};
 
 /* The diagonal steps on which a pawn of colour c captures: forward first,
  * then (Subedei only) backward. */
-const int serbest_pawn_captures[2][4] = {{13, 11, -11, -13}, {-11, -13, 13, 11}};
+const int serbest_pawn_captures[2][4] = {{13, 11, -11, -13},
+                                         {-11, -13, 13, 11}};
 
 /* SERBEST_FILE and SERBEST_RANK by table, for the searches for attacks,
  * which ask them of every piece: row k of each is mailbox rank k. */
@@ -69,37 +70,55 @@ static int piece(int kind, int colour)
     return SERBEST_PIECE(kind, colour);
 }
 
-int serbest_attacked(const struct serbest_state *s, int sq, int colour,
-                     int ignore)
+/* Whether one of colour's knights attacks sq. */
+static int knight_attacks(const uint8_t *b, int sq, int colour)
 {
-    const uint8_t *b = s->board;
-    for (int i = 0; i < 8; i++) {
-        if (b[sq + serbest_knight_jumps[i]] == piece(SERBEST_KNIGHT, colour)
-            || b[sq + king_steps[i]] == piece(SERBEST_KING, colour))
+    for (int i = 0; i < 8; i++)
+        if (b[sq + serbest_knight_jumps[i]] == piece(SERBEST_KNIGHT, colour))
             return 1;
-    }
-    /* A pawn of `colour` on sq - step attacks sq if step is one of its
-     * capture steps: forward steps for both kinds, backward for Subedei. */
+    return 0;
+}
+
+/* Whether one of colour's pawns attacks sq: a pawn on sq - step does if
+ * step is one of its capture steps, forward steps for both kinds,
+ * backward for Subedei. */
+static int pawn_attacks(const uint8_t *b, int sq, int colour)
+{
     for (int i = 0; i < 4; i++) {
         int p = b[sq - serbest_pawn_captures[colour][i]];
         if (p == piece(SERBEST_SUBEDEI, colour)
             || (i < 2 && p == piece(SERBEST_PAWN, colour)))
             return 1;
     }
-    for (int i = 0; i < 4; i++) {
-        int t = sq + orthogonal[i];
-        while (b[t] == SERBEST_EMPTY || t == ignore)
-            t += orthogonal[i];
-        if (b[t] == piece(SERBEST_ROOK, colour)
-            || b[t] == piece(SERBEST_QUEEN, colour))
+    return 0;
+}
+
+/* Whether the slider on the first square from sq along step (square
+ * `ignore` taken as empty) is one of `colour`'s of kind `slider` or a
+ * queen. */
+static int ray_attacks(const uint8_t *b, int sq, int step, int ignore,
+                       int slider, int colour)
+{
+    int t = sq + step;
+    while (b[t] == SERBEST_EMPTY || t == ignore)
+        t += step;
+    return b[t] == piece(slider, colour)
+           || b[t] == piece(SERBEST_QUEEN, colour);
+}
+
+int serbest_attacked(const struct serbest_state *s, int sq, int colour,
+                     int ignore)
+{
+    const uint8_t *b = s->board;
+    for (int i = 0; i < 8; i++)
+        if (b[sq + king_steps[i]] == piece(SERBEST_KING, colour))
             return 1;
-        t = sq + diagonal[i];
-        while (b[t] == SERBEST_EMPTY || t == ignore)
-            t += diagonal[i];
-        if (b[t] == piece(SERBEST_BISHOP, colour)
-            || b[t] == piece(SERBEST_QUEEN, colour))
+    if (knight_attacks(b, sq, colour) || pawn_attacks(b, sq, colour))
+        return 1;
+    for (int i = 0; i < 8; i++)
+        if (ray_attacks(b, sq, king_steps[i], ignore,
+                        i < 4 ? SERBEST_ROOK : SERBEST_BISHOP, colour))
             return 1;
-    }
     return 0;
 }
 
@@ -152,13 +171,15 @@ static void add_checker(struct king_safety *ks, int sq, int step)
 }
 
 /* Looks outward from the king on ksq of colour us for checks and pins,
- * and fills ks->them. */
+ * and fills ks->them; with ksq 0 (the king in hand), none. */
 void serbest_find_checks_and_pins(const struct serbest_state *s, int us,
-                                 int ksq, struct king_safety *ks)
+                                  int ksq, struct king_safety *ks)
 {
     const uint8_t *b = s->board;
     const int them = us ^ 1;
     memset(ks, 0, sizeof *ks);
+    if (!ksq)
+        return;
     find_attackers(s, them, &ks->them);
     for (int i = 0; ks->them.knights && i < 8; i++)
         if (b[ksq + serbest_knight_jumps[i]] == piece(SERBEST_KNIGHT, them))
@@ -302,18 +323,6 @@ static int beside(int sq, int king)
 
 /* ---- the king's steps -------------------------------------------------- */
 
-/* Whether the slider on the first square from sq along step (square
- * `ignore` taken as empty) is one of `colour`'s of kind `slider` or a
- * queen. */
-static int ray_attacks(const uint8_t *b, int sq, int step, int ignore,
-                       int slider, int colour)
-{
-    int t = sq + step;
-    while (b[t] == SERBEST_EMPTY || t == ignore)
-        t += step;
-    return b[t] == piece(slider, colour) || b[t] == piece(SERBEST_QUEEN, colour);
-}
-
 /* serbest_attacked(s, sq, colour, ignore), where a holds colour's
  * attackers: the same answer, with the rays and jumps that cannot find
  * an attacker left out. */
@@ -324,17 +333,9 @@ static int attacked_by(const struct serbest_state *s,
     const uint8_t *b = s->board;
     if (a->king && beside(sq, a->king))
         return 1;
-    if (a->knights)
-        for (int i = 0; i < 8; i++)
-            if (b[sq + serbest_knight_jumps[i]] == piece(SERBEST_KNIGHT, colour))
-                return 1;
-    if (a->pawns)
-        for (int i = 0; i < 4; i++) {
-            int p = b[sq - serbest_pawn_captures[colour][i]];
-            if (p == piece(SERBEST_SUBEDEI, colour)
-                || (i < 2 && p == piece(SERBEST_PAWN, colour)))
-                return 1;
-        }
+    if ((a->knights && knight_attacks(b, sq, colour))
+        || (a->pawns && pawn_attacks(b, sq, colour)))
+        return 1;
     for (unsigned rays = slider_rays(a, sq); rays; rays &= rays - 1) {
         const int i = __builtin_ctz(rays);
         if (ray_attacks(b, sq, king_steps[i], ignore,
@@ -346,8 +347,8 @@ static int attacked_by(const struct serbest_state *s,
 
 /* The legal steps of the king on ksq, whose checks and pins ks holds. */
 int serbest_king_moves(const struct serbest_state *s,
-                      const struct king_safety *ks, int ksq, int us,
-                      move_t *out)
+                       const struct king_safety *ks, int ksq, int us,
+                       move_t *out)
 {
     const uint8_t *b = s->board;
     int n = 0;
@@ -379,8 +380,8 @@ static int filter_moves(const uint8_t *b, const struct king_safety *ks,
 /* Legal moves of the non-king piece on `from`, given the checks and pins
  * found from the king on ksq (0 if the king is in hand). */
 int serbest_legal_piece_moves(const struct serbest_state *s,
-                             const struct king_safety *ks, int ksq, int from,
-                             move_t *out)
+                              const struct king_safety *ks, int ksq,
+                              int from, move_t *out)
 {
     int n = piece_moves(s->board, from, s->head.side, out);
     int pin_step = 0;
@@ -411,7 +412,7 @@ static unsigned adjacent_check_kinds(int dx, int dy, int us)
 
 /* Drops of the non-king kinds in hand on the empty square sq. */
 int serbest_drops_on(const struct serbest_state *s, int sq, const int *kinds,
-                    int nkinds, int enemy_king, move_t *out)
+                     int nkinds, int enemy_king, move_t *out)
 {
     unsigned forbidden = 0;
     if (enemy_king && !s->adjacent_drop_check) {
@@ -445,8 +446,12 @@ static void attack_map(const struct serbest_state *s, int colour,
         case SERBEST_ROOK: steps = orthogonal, nsteps = 4, slides = 1; break;
         case SERBEST_BISHOP: steps = diagonal, nsteps = 4, slides = 1; break;
         case SERBEST_KNIGHT: steps = serbest_knight_jumps; break;
-        case SERBEST_PAWN: steps = serbest_pawn_captures[colour], nsteps = 2; break;
-        case SERBEST_SUBEDEI: steps = serbest_pawn_captures[colour], nsteps = 4; break;
+        case SERBEST_PAWN:
+            steps = serbest_pawn_captures[colour], nsteps = 2;
+            break;
+        case SERBEST_SUBEDEI:
+            steps = serbest_pawn_captures[colour], nsteps = 4;
+            break;
         default: break; /* king: the 8 steps, once */
         }
         for (int d = 0; d < nsteps; d++) {
@@ -498,9 +503,10 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
     }
     if (nkinds) {
         /* Only the 8 squares beside the enemy king can forbid a kind
-         * (serbest_drops_on); on every other empty square each kind in hand is a
-         * drop, written from its move bits (to = 0) with the square or'd
-         * in. The order is serbest_drops_on's: square by square, kinds in order.
+         * (serbest_drops_on); on every other empty square each kind in
+         * hand is a drop, written from its move bits (to = 0) with the
+         * square or'd in. The order is serbest_drops_on's: square by
+         * square, kinds in order.
          * All SERBEST_KINDS slots are written each time (a fixed-width
          * loop the compiler vectorises) and n moves on by nkinds, so up to
          * 8 - nkinds slots past the last drop get junk that the next
@@ -516,7 +522,8 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
                 if (s->board[sq] != SERBEST_EMPTY)
                     continue;
                 if (guarded && beside(sq, enemy_king)) {
-                    n += serbest_drops_on(s, sq, kinds, nkinds, enemy_king, out + n);
+                    n += serbest_drops_on(s, sq, kinds, nkinds, enemy_king,
+                                          out + n);
                     continue;
                 }
                 for (int k = 0; k < SERBEST_KINDS; k++)
@@ -532,6 +539,19 @@ static int drops(const struct serbest_state *s, const struct king_safety *ks,
 
 /* ---- all together ----------------------------------------------------- */
 
+/* The legal moves of the side to move's pieces other than its king, in
+ * list order, given the checks and pins ks found from the king on ksq. */
+static int pieces_moves(const struct serbest_state *s,
+                        const struct king_safety *ks, int ksq, move_t *out)
+{
+    const struct piece_list *list = &s->pieces[s->head.side];
+    int n = 0;
+    for (int i = 0; i < list->count; i++)
+        if (list->sq[i] != ksq)
+            n += serbest_legal_piece_moves(s, ks, ksq, list->sq[i], out + n);
+    return n;
+}
+
 int serbest_legal_moves(const void *st, move_t *out)
 {
     const struct serbest_state *s = st;
@@ -540,17 +560,13 @@ int serbest_legal_moves(const void *st, move_t *out)
     int n = 0;
     if (s->head.outcome != GAME_ONGOING)
         return 0;
+    serbest_find_checks_and_pins(s, us, ksq, &ks);
     if (ksq) {
-        serbest_find_checks_and_pins(s, us, ksq, &ks);
         n = serbest_king_moves(s, &ks, ksq, us, out);
         if (ks.checkers > 1)
             return n;
-    } else {
-        memset(&ks, 0, sizeof ks);
     }
-    for (int i = 0; i < s->pieces[us].count; i++)
-        if (s->pieces[us].sq[i] != ksq)
-            n += serbest_legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], out + n);
+    n += pieces_moves(s, &ks, ksq, out + n);
     return n + drops(s, &ks, ksq, out + n);
 }
 
@@ -581,7 +597,8 @@ static int count_drops(const struct serbest_state *s, const int *kinds,
         for (int i = 0; i < 8; i++) {
             int t = enemy_king + king_steps[i];
             if (s->board[t] == SERBEST_EMPTY)
-                n -= nkinds - serbest_drops_on(s, t, kinds, nkinds, enemy_king, buf);
+                n -= nkinds
+                     - serbest_drops_on(s, t, kinds, nkinds, enemy_king, buf);
         }
     }
     return n;
@@ -624,9 +641,7 @@ int serbest_random_move(const void *st, struct rng *r, move_t *m)
     struct king_safety ks;
     if (s->head.outcome != GAME_ONGOING)
         return 0;
-    memset(&ks, 0, sizeof ks);
-    if (ksq)
-        serbest_find_checks_and_pins(s, us, ksq, &ks);
+    serbest_find_checks_and_pins(s, us, ksq, &ks);
     int n;
     if (ks.checkers) {
         n = serbest_legal_moves(s, moves);
@@ -635,9 +650,7 @@ int serbest_random_move(const void *st, struct rng *r, move_t *m)
         return n;
     }
     n = ksq ? serbest_king_moves(s, &ks, ksq, us, moves) : 0;
-    for (int i = 0; i < s->pieces[us].count; i++)
-        if (s->pieces[us].sq[i] != ksq)
-            n += serbest_legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], moves + n);
+    n += pieces_moves(s, &ks, ksq, moves + n);
     int kinds[SERBEST_KINDS];
     const int nkinds = serbest_hand_kinds(s, kinds);
     const int dropped = nkinds ? count_drops(s, kinds, nkinds) : 0;
@@ -661,9 +674,7 @@ int serbest_has_legal_move(const struct serbest_state *s)
     const int us = s->head.side, ksq = s->king_sq[us];
     struct king_safety ks;
     move_t buf[GAME_MAX_MOVES];
-    memset(&ks, 0, sizeof ks);
-    if (ksq)
-        serbest_find_checks_and_pins(s, us, ksq, &ks);
+    serbest_find_checks_and_pins(s, us, ksq, &ks);
     /* Cheapest first: out of check, a drop of anything but the king is
      * legal on almost every empty square. */
     if (!ks.checkers) {
@@ -671,7 +682,8 @@ int serbest_has_legal_move(const struct serbest_state *s)
         const int nkinds = serbest_hand_kinds(s, kinds);
         for (int sq = SERBEST_SQ(0, 0); nkinds && sq <= SERBEST_SQ(9, 9); sq++)
             if (s->board[sq] == SERBEST_EMPTY
-                && serbest_drops_on(s, sq, kinds, nkinds, s->king_sq[us ^ 1], buf))
+                && serbest_drops_on(s, sq, kinds, nkinds, s->king_sq[us ^ 1],
+                                    buf))
                 return 1;
     }
     /* In a single check, a drop between the checker and the king (the
@@ -682,7 +694,8 @@ int serbest_has_legal_move(const struct serbest_state *s)
     if (ks.checkers < 2)
         for (int i = 0; i < s->pieces[us].count; i++)
             if (s->pieces[us].sq[i] != ksq
-                && serbest_legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i], buf))
+                && serbest_legal_piece_moves(s, &ks, ksq, s->pieces[us].sq[i],
+                                             buf))
                 return 1;
     if (ksq && serbest_king_moves(s, &ks, ksq, us, buf) > 0)
         return 1;

@@ -92,9 +92,7 @@ static int mates_at_once(const struct serbest_state *s)
     const int their_king = s->king_sq[us ^ 1];
     move_t moves[GAME_MAX_MOVES];
     struct king_safety ks;
-    memset(&ks, 0, sizeof ks);
-    if (ksq)
-        serbest_find_checks_and_pins(s, us, ksq, &ks);
+    serbest_find_checks_and_pins(s, us, ksq, &ks);
     if (ks.checkers) {
         int n = serbest_legal_moves(s, moves);
         for (int i = 0; i < n; i++)
@@ -117,7 +115,8 @@ static int mates_at_once(const struct serbest_state *s)
     for (int p = 0; p < s->pieces[us].count; p++) {
         int from = s->pieces[us].sq[p], n;
         if (from == ksq)
-            n = on_a_line(ksq, their_king) ? serbest_king_moves(s, &ks, ksq, us, moves) : 0;
+            n = on_a_line(ksq, their_king)
+                    ? serbest_king_moves(s, &ks, ksq, us, moves) : 0;
         else
             n = serbest_legal_piece_moves(s, &ks, ksq, from, moves);
         for (int i = 0; i < n; i++)

@@ -302,7 +302,8 @@ static void tafl_apply(void *st, move_t m)
     struct tafl_state *s = st;
     const int from = TAFL_FROM(m), to = TAFL_TO(m), side = s->head.side;
     assert(s->head.outcome == GAME_ONGOING);
-    assert(s->board[from] != TAFL_EMPTY && tafl_side_of(s->board[from]) == side);
+    assert(s->board[from] != TAFL_EMPTY
+           && tafl_side_of(s->board[from]) == side);
 
     if (from == s->last_to[side] && to == s->last_from[side])
         s->shuttle_len[side]++;
@@ -498,8 +499,8 @@ static void tafl_canonical(void *st)
     memset(s->piece_index, 0, sizeof s->piece_index);
     for (int sq = 0; sq < TAFL_SQUARES; sq++)
         if (s->board[sq] != TAFL_EMPTY && s->board[sq] != TAFL_OFF)
-            piece_list_add(&s->pieces[tafl_side_of(s->board[sq])], s->piece_index,
-                           sq);
+            piece_list_add(&s->pieces[tafl_side_of(s->board[sq])],
+                           s->piece_index, sq);
 }
 
 const struct game tafl_game = {

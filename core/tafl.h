@@ -99,5 +99,4 @@ int tafl_has_legal_move(const struct tafl_state *s);
  * escape=corner). */
 int tafl_restricted(const struct tafl_state *s, int sq);
 
-
 #endif

@@ -21,8 +21,9 @@
 #define NO_MOVE ((move_t)0xffffffffu)
 
 /* A square's file and rank, from -1 to 9 (the border's are -1 or 9):
- * sq % 11 - 1 and sq / 11 - 1 by table (random play ran 4% faster than
- * with the division). Row k of each is mailbox rank k. */
+ * sq % 11 - 1 and sq / 11 - 1 by table (random tafl play: 6.69-6.70 M
+ * plies/s against 6.37-6.42 M with the division, two 2 s runs each on the
+ * 2-core AMD EPYC). Row k of each is mailbox rank k. */
 const int8_t tafl_square_file[TAFL_SQUARES] = {
     -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
     -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,

@@ -677,6 +677,16 @@ static void test_no_moves(void **state)
     play(&st, "f7g7");
     expect_status(&st, GAME_ONGOING, REASON_NONE);
     assert_int_equal(count_moves(&st), 100 - 20);
+    /* A Panthan whose only square is its own Princess's does not move
+     * either (the no-moves check asks Panthans and Fliers first): Black's
+     * Panthan on j10 can go sideways to i10 alone (nothing is ahead of
+     * it on the last rank), its Chief on j9 is walled in, and its
+     * Princess on i10 (escape used) has every square within 3 filled. */
+    jetan_setup(&st, "jetan",
+                "P:i10 N:j10 C:j9 c:f10 p:g10 f:h10 f:f9 d:g9 d:h9 a:i9 "
+                "a:f8 w:g8 w:h8 t:i8 t:j8 n:f7 n:g7 n:h7 n:i7 n:j7",
+                "b p");
+    expect_status(&st, GAME_DRAW, REASON_NO_MOVES);
 }
 
 static void test_max_plies(void **state)

@@ -175,4 +175,22 @@ static inline void expect_destinations(const struct jetan_state *st,
         fail_msg("moves from %s: got '%s', expected '%s'", from, got, want);
 }
 
+/* The corners for the royal pieces not under test, Black to move first. */
+#define CORNERS_BLACK_FIRST "C:a1 P:j1 c:a10 p:j10"
+
+/* Fails unless st's status is outcome for reason; an ended game has no
+ * legal move. (With cmocka included before this header.) */
+static inline void expect_status(const struct jetan_state *st,
+                                 enum game_outcome outcome,
+                                 enum end_reason reason)
+{
+    struct game_status s = jetan_game.status(st);
+    if (s.outcome != outcome || s.reason != reason)
+        fail_msg("status %s (%s), expected %s (%s)",
+                 game_outcome_name(s.outcome), end_reason_name(s.reason),
+                 game_outcome_name(outcome), end_reason_name(reason));
+    if (outcome != GAME_ONGOING)
+        assert_int_equal(count_moves(st), 0);
+}
+
 #endif

@@ -89,4 +89,20 @@ static inline int count_moves(const struct tafl_state *st)
     return tafl_game.legal_moves(st, buf);
 }
 
+/* Perft of `fen` (NULL: the start) under `variant` to `depth`. (With
+ * cmocka included before this header.) */
+static inline uint64_t perft_of(const char *variant, const char *fen, int depth)
+{
+    struct variant v;
+    struct tafl_state st;
+    char err[256] = "";
+    if (variant_parse(variant, &v, err, sizeof err) != 0
+        || game_setup(&v, &st, fen, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    uint64_t count;
+    if (game_perft(&tafl_game, &st, depth, &count) != 0)
+        fail_msg("perft: out of memory");
+    return count;
+}
+
 #endif

@@ -1,8 +1,8 @@
 /*
- * solver.c -- depth-bounded df-pn and the writing of its certificates:
- * proofs of wins (format in solver.h) and disproofs of them (disproof.h:
- * the refutation rebuilt as a DAG from the transposition table, searching
- * again where the table lost a child, then written in preorder).
+ * solver.c -- depth-bounded df-pn: the search, its transposition table
+ * and the principal variation of a win. Its certificates are written by
+ * solver_certify.c (proofs of wins, format in solver.h) and
+ * solver_disproof.c (disproofs, disproof.h).
  *
  * A node's proof and disproof numbers (pn, dn) count the leaves still to
  * settle to prove or disprove it; df-pn explores the most-proving child
@@ -519,9 +519,8 @@ static void search(struct solver *s, const void *st, uint32_t depth,
     mid(s, st, depth, INF, INF, pn, dn);
 }
 
-/* Whether the child after move m of st is proven for the attacker within
- * depth - 1 (searching it again if the table lost it). */
-static int child_proven(struct solver *s, const void *child, uint32_t depth)
+/* solver_internal.h */
+int solver_child_proven(struct solver *s, const void *child, uint32_t depth)
 {
     uint32_t pn, dn;
     if (settled(s, child, depth, &pn, &dn))
@@ -550,7 +549,7 @@ static void principal_variation(struct solver *s, const void *st,
         for (int i = 0; i < n && (chosen < 0 || !or_node); i++) {
             game_copy_state(g, child, cur);
             g->apply(child, moves[i]);
-            if (or_node ? child_proven(s, child, depth - 1)
+            if (or_node ? solver_child_proven(s, child, depth - 1)
                         : g->status(child).outcome == GAME_ONGOING || chosen < 0)
                 chosen = i;
             if (!or_node && g->status(child).outcome == GAME_ONGOING)
@@ -571,8 +570,8 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Runs the search on an initialised solver and fills r. */
-static void solve_with(struct solver *s, const void *st, int plies,
+/* solver_internal.h */
+void solver_solve_with(struct solver *s, const void *st, int plies,
                        struct solver_result *r)
 {
     double t0 = now_seconds();
@@ -603,7 +602,7 @@ int solver_solve(const struct game *g, const void *st,
     struct solver s;
     if (solver_init(&s, g, st, o, err, errsz))
         return -1;
-    solve_with(&s, st, o->plies, r);
+    solver_solve_with(&s, st, o->plies, r);
     int oom = s.out_of_memory;
     solver_free(&s);
     if (oom) {
@@ -611,60 +610,6 @@ int solver_solve(const struct game *g, const void *st,
         return -1;
     }
     return 0;
-}
-
-/* ---- proof certificates ------------------------------------------------- */
-
-/* Writes the strategy tree below a proven st, `ply` plies from the root,
- * to out, and its mirror image to twin unless it is NULL. Returns 0, or
- * -1 if a needed proof cannot be found again. */
-static int write_tree(struct solver *s, const void *st, uint32_t depth,
-                      int ply, FILE *out, FILE *twin)
-{
-    const struct game *g = s->g;
-    _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
-    move_t moves[GAME_MAX_MOVES];
-    char text[32];
-    int n = solver_moves(s, st, depth, moves);
-    int or_node = g->to_move(st) == s->attacker;
-    int written = 0;
-    for (int i = 0; i < n; i++) {
-        game_copy_state(g, child, st);
-        g->apply(child, moves[i]);
-        int proven = child_proven(s, child, depth - 1);
-        if (or_node && !proven)
-            continue;
-        if (!proven)
-            return -1; /* a defender move the proof does not answer */
-        g->move_to_text(st, moves[i], text, sizeof text);
-        fprintf(out, "%d %s\n", ply + 1, text);
-        if (twin) {
-            char mirrored[32];
-            if (g->mirror_move_text(text, mirrored, sizeof mirrored) < 0)
-                return -1;
-            fprintf(twin, "%d %s\n", ply + 1, mirrored);
-        }
-        written++;
-        if (g->status(child).outcome == GAME_ONGOING
-            && write_tree(s, child, depth - 1, ply + 1, out, twin) != 0)
-            return -1;
-        if (or_node)
-            return 0;
-    }
-    return or_node || written == 0 ? -1 : 0;
-}
-
-static int write_certificate(const struct variant *v, const void *st,
-                             const struct solver_options *o, int disproof,
-                             FILE *out, struct solver_result *r,
-                             struct solver_certificate *cert, char *err,
-                             size_t errsz);
-
-int solver_write_proof(const struct variant *v, const void *st,
-                       const struct solver_options *o, FILE *out,
-                       struct solver_result *r, char *err, size_t errsz)
-{
-    return write_certificate(v, st, o, 0, out, r, NULL, err, errsz);
 }
 
 /* ---- what solver_disproof.c uses (solver_internal.h) -------------------- */
@@ -718,98 +663,4 @@ int solver_moves(const struct solver *s, const void *st, uint32_t depth,
     if (s->only && depth == s->root_depth)
         n = keep_only_move(s, moves, n);
     return n;
-}
-
-/* solver_internal.h */
-int solver_certify(struct solver *s, const struct variant *v,
-                   const void *root, const char *position, int plies,
-                   int disproof, FILE *out, FILE *twin,
-                   struct solver_result *r, struct solver_certificate *cert,
-                   char *err, size_t errsz)
-{
-    char canonical[VARIANT_TEXT_MAX];
-    if (cert)
-        memset(cert, 0, sizeof *cert);
-    solve_with(s, root, plies, r);
-    const atomic_int *stop = s->stop;
-    uint64_t budget = s->max_nodes;
-    s->max_nodes = 0;
-    s->out_of_budget = 0;
-    s->stop = NULL;
-    int rc = 0;
-    if (s->out_of_memory) {
-        snprintf(err, errsz, "out of memory during the search");
-        rc = -1;
-    } else if (r->answer == SOLVER_WIN) {
-        variant_canonical(v, canonical, sizeof canonical);
-        for (int k = 0; k < (twin ? 2 : 1); k++)
-            fprintf(k ? twin : out, "rulelab-proof 1\nvariant %s\nposition "
-                    "%s\nplies %d\nmoves\n", canonical, position, plies);
-        if (write_tree(s, root, (uint32_t)plies, 0, out, twin) != 0) {
-            snprintf(err, errsz, "the proof could not be rebuilt");
-            rc = -1;
-        } else {
-            fprintf(out, "end\n");
-            if (twin)
-                fprintf(twin, "end\n");
-        }
-    } else if (r->answer == SOLVER_NO_WIN && disproof) {
-        rc = solver_write_disproof(s, v, root, position, plies, out, twin,
-                                   cert, err, errsz);
-        if (rc == 0 && s->out_of_memory) {
-            snprintf(err, errsz, "out of memory rebuilding the disproof");
-            rc = -1;
-        }
-    }
-    if (rc == 0 && r->answer != SOLVER_UNKNOWN
-        && (ferror(out) || (twin && ferror(twin)))) {
-        snprintf(err, errsz, "writing the certificate failed");
-        rc = -1;
-    }
-    s->max_nodes = budget;
-    s->stop = stop;
-    return rc;
-}
-
-/* solver_internal.h */
-int solver_root_from_text(const struct variant *v, const void *st,
-                          void *root, char *position, size_t possz,
-                          char *err, size_t errsz)
-{
-    const struct game *g = v->game;
-    if (g->to_text(st, position, possz) < 0
-        || g->from_text(root, v, position, err, errsz) != 0) {
-        snprintf(err, errsz, "the position does not round-trip through text");
-        return -1;
-    }
-    return 0;
-}
-
-/* solver_write_proof (disproof 0) and solver_write_certificate. */
-static int write_certificate(const struct variant *v, const void *st,
-                             const struct solver_options *o, int disproof,
-                             FILE *out, struct solver_result *r,
-                             struct solver_certificate *cert, char *err,
-                             size_t errsz)
-{
-    _Alignas(GAME_STATE_ALIGN) unsigned char root[GAME_MAX_STATE_SIZE];
-    char position[1024];
-    struct solver s;
-    if (solver_root_from_text(v, st, root, position, sizeof position, err,
-                              errsz)
-        || solver_init(&s, v->game, root, o, err, errsz))
-        return -1;
-    int rc = solver_certify(&s, v, root, position, o->plies, disproof, out,
-                            NULL, r, cert, err, errsz);
-    solver_free(&s);
-    return rc;
-}
-
-int solver_write_certificate(const struct variant *v, const void *st,
-                             const struct solver_options *o, FILE *out,
-                             struct solver_result *r,
-                             struct solver_certificate *cert, char *err,
-                             size_t errsz)
-{
-    return write_certificate(v, st, o, 1, out, r, cert, err, errsz);
 }

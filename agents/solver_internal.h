@@ -1,5 +1,6 @@
 /*
- * solver_internal.h -- what solver.c (the search), solver_disproof.c
+ * solver_internal.h -- what solver.c (the search), solver_certify.c
+ * (writing a proof, or having the disproof written), solver_disproof.c
  * (rebuilding and writing a disproof from the search's table) and
  * solver_split.c (the split search) share: the solver's state and the few
  * functions of the search they call. Nothing outside agents/solver*.c
@@ -125,6 +126,14 @@ void solver_search(struct solver *s, const void *st, uint32_t depth,
 int solver_init(struct solver *s, const struct game *g, const void *st,
                 const struct solver_options *o, char *err, size_t errsz);
 void solver_free(struct solver *s);
+
+/* Runs the search of st within plies on an initialised s and fills r
+ * (with the principal variation of a win, found without a budget). */
+void solver_solve_with(struct solver *s, const void *st, int plies,
+                       struct solver_result *r);
+/* Whether child, depth plies from the bound, is proven for the attacker
+ * (searching it again, without a budget, if the table lost it). */
+int solver_child_proven(struct solver *s, const void *child, uint32_t depth);
 
 /* Searches root (its text `position`, set up under v) on the initialised
  * s and writes the answer's certificate to out: a proof for a win; for

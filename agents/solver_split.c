@@ -4,7 +4,7 @@
  * left out, on one solver whose transposition table is kept from part to
  * part; and the mirror-image part of a move, where the game has mirror
  * texts and the root is its own mirror image. The parts' certificates
- * are written by solver.c's solver_certify, the twin's with every move
+ * are written by solver_certify.c's solver_certify, the twin's with every move
  * mirrored.
  */
 #include "solver.h"

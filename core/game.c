@@ -187,6 +187,22 @@ static uint64_t perft_rec(const struct game *g, const void *st, int depth,
     return total;
 }
 
+int game_mover_wins_at_once(const struct game *g, const void *st)
+{
+    _Alignas(GAME_STATE_ALIGN) unsigned char child[GAME_MAX_STATE_SIZE];
+    move_t moves[GAME_MAX_MOVES];
+    enum game_outcome win = g->to_move(st) == 0 ? GAME_WIN_SEAT0
+                                                : GAME_WIN_SEAT1;
+    int n = g->legal_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        game_copy_state(g, child, st);
+        g->apply(child, moves[i]);
+        if (g->status(child).outcome == win)
+            return 1;
+    }
+    return 0;
+}
+
 int game_random_move(const struct game *g, const void *st, struct rng *r,
                      move_t *m)
 {

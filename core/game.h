@@ -335,6 +335,12 @@ int game_parse_side_and_counters(const char *text, const char *game,
                                  unsigned *no_capture_plies, unsigned *ply,
                                  char *err, size_t errsz);
 
+/* 1 when the side to move in st has a legal move that ends the game with
+ * its own win, else 0 (also once the game is over). Plays every move on a
+ * copy, the plain way: for what runs once a game (openings, tune), not for
+ * searches (they have the wins_at_once hook). */
+int game_mover_wins_at_once(const struct game *g, const void *st);
+
 /* A uniformly random legal move of st into *m, as g->random_move
  * describes: returns the number of legal moves, 0 (nothing drawn) once
  * the game is over. */

@@ -22,11 +22,12 @@ static int is_blank(char c)
     return c == ' ' || c == '\t' || c == '\r';
 }
 
-/* random_plies:N with N a decimal whole number in 0..OPENINGS_MAX_PLIES. */
-static int parse_random(const char *value, struct openings *o, char *err,
-                        size_t errsz)
+/* random_plies:N or safe_plies:N (the word before the colon is `kind`)
+ * with N a decimal whole number in 0..OPENINGS_MAX_PLIES. */
+static int parse_random(const char *value, const char *kind,
+                        struct openings *o, char *err, size_t errsz)
 {
-    const char *digits = value + strlen("random_plies:");
+    const char *digits = value + strlen(kind) + 1;
     long n = 0;
     int count = 0;
     for (const char *p = digits; *p; p++, count++) {
@@ -37,15 +38,16 @@ static int parse_random(const char *value, struct openings *o, char *err,
         n = 10 * n + (*p - '0');
     }
     if (count <= 0 || n > OPENINGS_MAX_PLIES) {
-        snprintf(err, errsz, "openings = %s: random_plies takes a whole number "
-                 "of plies from 0 to %d (random_plies:4)", value,
-                 OPENINGS_MAX_PLIES);
+        snprintf(err, errsz, "openings = %s: %s takes a whole number of "
+                 "plies from 0 to %d (%s:4)", value, kind, OPENINGS_MAX_PLIES,
+                 kind);
         return -1;
     }
     o->kind = OPENINGS_RANDOM;
     o->plies = (int)n;
-    snprintf(o->identity, sizeof o->identity, "random_plies:%d", o->plies);
-    snprintf(o->setting, sizeof o->setting, "random_plies:%d", o->plies);
+    o->safe = strcmp(kind, "safe_plies") == 0;
+    snprintf(o->identity, sizeof o->identity, "%s:%d", kind, o->plies);
+    snprintf(o->setting, sizeof o->setting, "%s:%d", kind, o->plies);
     return 0;
 }
 
@@ -176,7 +178,9 @@ int openings_parse(const char *value, const char *sweep_path, int read_file,
     if (strcmp(value, "none") == 0)
         return 0;
     if (strncmp(value, "random_plies:", strlen("random_plies:")) == 0)
-        return parse_random(value, o, err, errsz);
+        return parse_random(value, "random_plies", o, err, errsz);
+    if (strncmp(value, "safe_plies:", strlen("safe_plies:")) == 0)
+        return parse_random(value, "safe_plies", o, err, errsz);
     o->kind = OPENINGS_FILE;
     const char *slash = strrchr(sweep_path, '/');
     if (value[0] == '/' || !slash)
@@ -287,7 +291,8 @@ int openings_check(const struct openings *o, const struct variant *v,
 }
 
 /* A random opening of o->plies plies: attempt k draws from a generator
- * seeded by (seed, k); the first attempt that leaves the game going wins. */
+ * seeded by (seed, k); the first attempt that leaves the game going (and,
+ * for safe_plies, the side to move with no win at once) wins. */
 static int random_opening(const struct openings *o, uint64_t seed,
                           const struct variant *v, void *st,
                           struct opening_played *out, char *err, size_t errsz)
@@ -309,11 +314,13 @@ static int random_opening(const struct openings *o, uint64_t seed,
             add_move_text(g, st, m, out, &len);
             g->apply(st, m);
         }
-        if (out->plies == o->plies && g->status(st).outcome == GAME_ONGOING)
+        if (out->plies == o->plies && g->status(st).outcome == GAME_ONGOING
+            && !(o->safe && game_mover_wins_at_once(g, st)))
             return 0;
     }
-    snprintf(err, errsz, "openings = random_plies:%d: no draw in %d left the "
-             "game going", o->plies, OPENINGS_MAX_ATTEMPTS);
+    snprintf(err, errsz, "openings = %s: no draw in %d left the game going%s",
+             o->setting, OPENINGS_MAX_ATTEMPTS,
+             o->safe ? " with no win at once" : "");
     return -1;
 }
 

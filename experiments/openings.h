@@ -4,6 +4,11 @@
  *
  *   openings = random_plies:N   N uniformly random legal moves from the
  *                               variant's start (0 <= N <= OPENINGS_MAX_PLIES)
+ *   openings = safe_plies:N     the same, drawn again while the side to
+ *                               move could then win with one move, so no
+ *                               game is decided by the random plies (in
+ *                               Jetan about a quarter of random_plies:4
+ *                               openings leave a Princess to be taken)
  *   openings = FILE             one opening per line of FILE (a path
  *                               relative to the sweep file's folder)
  *   openings = none             the same as no key: every game from the start
@@ -25,6 +30,9 @@
  * seed, variant identity, i); when a draw ends the game (a position with
  * no move, a win, the ply cap), the draw is made again with the next
  * attempt number mixed into the seed, up to OPENINGS_MAX_ATTEMPTS times.
+ * safe_plies:N draws the same way and also draws again when the side to
+ * move has a move that wins at once; its first accepted draw is random_plies
+ * N's whenever that one leaves no such win.
  */
 #ifndef RULELAB_OPENINGS_H
 #define RULELAB_OPENINGS_H
@@ -52,11 +60,12 @@ struct opening_line {
 struct openings {
     enum openings_kind kind;
     int plies; /* random: N */
-    /* What results are keyed by: "random_plies:N" or "file:" and a hash of
-     * the file's openings (so an edited file makes new cells, a moved one
-     * does not); "" for none. */
+    int safe; /* random: 1 for safe_plies:N */
+    /* What results are keyed by: "random_plies:N", "safe_plies:N", or
+     * "file:" and a hash of the file's openings (so an edited file makes
+     * new cells, a moved one does not); "" for none. */
     char identity[64];
-    /* For people: "random_plies:N" or "file NAME, K openings" */
+    /* For people: the identity's words, or "file NAME, K openings" */
     char setting[OPENINGS_SETTING_MAX];
     char path[512]; /* FILE, resolved */
     struct opening_line *lines;
@@ -71,10 +80,10 @@ struct opening_played {
     int plies; /* moves played after the position */
 };
 
-/* Reads the value of an `openings` key: random_plies:N, none, or a file
- * (relative to the folder of sweep_path unless absolute), read now unless
- * read_file is 0 (then the setting is kept but no line is loaded: what a
- * report does with a stored sweep file). Returns 0, or -1 with a message
+/* Reads the value of an `openings` key: random_plies:N, safe_plies:N,
+ * none, or a file (relative to the folder of sweep_path unless absolute),
+ * read now unless read_file is 0 (then the setting is kept but no line is
+ * loaded: what a report does with a stored sweep file). Returns 0, or -1 with a message
  * ("FILE:LINE: ..." for a line of the file). */
 int openings_parse(const char *value, const char *sweep_path, int read_file,
                    struct openings *o, char *err, size_t errsz);

@@ -48,7 +48,8 @@
  *     [game tafl]                 ; no keys: the game's defaults
  *     openings = random_plies:4   ; optional, per game section: where its
  *                                 ; games start (openings.h): random_plies:N,
- *                                 ; a FILE of openings, or none (default)
+ *                                 ; safe_plies:N, a FILE of openings, or
+ *                                 ; none (default)
  *     [agents]
  *     weak = mcts(iterations=200) ; short name = agent spec
  *     strong = mcts(iterations=2000)

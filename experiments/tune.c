@@ -32,24 +32,6 @@ int tune_is_held_out(uint64_t seed, int64_t game_id, double holdout)
     return (double)(h >> 11) * 0x1.0p-53 < holdout;
 }
 
-/* Whether the side to move in st (game not over) has a move that wins at
- * once. */
-static int wins_in_one(const struct game *g, const void *st)
-{
-    move_t moves[GAME_MAX_MOVES];
-    _Alignas(GAME_STATE_ALIGN) unsigned char next[GAME_MAX_STATE_SIZE];
-    int n = g->legal_moves(st, moves);
-    enum game_outcome win = g->to_move(st) == 0 ? GAME_WIN_SEAT0
-                                                : GAME_WIN_SEAT1;
-    for (int i = 0; i < n; i++) {
-        game_copy_state(g, next, st);
-        g->apply(next, moves[i]);
-        if (g->status(next).outcome == win)
-            return 1;
-    }
-    return 0;
-}
-
 static int by_game_then_ply(const void *a, const void *b)
 {
     const struct tune_position *p = a, *q = b;
@@ -129,7 +111,7 @@ static int sample_game(struct sampler *sm, const struct variant *v,
             p++;
         if (g->status(st).outcome != GAME_ONGOING)
             break;
-        if (ply >= sm->o->skip_plies && !wins_in_one(g, st))
+        if (ply >= sm->o->skip_plies && !game_mover_wins_at_once(g, st))
             offer(sm, st, id, ply, r0, flip);
         size_t len = strcspn(p, " ");
         if (!len)

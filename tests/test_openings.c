@@ -24,10 +24,12 @@
 #include <cmocka.h>
 
 #include "db_helpers.h"
+#include "openings.h"
 #include "report.h"
 #include "runner.h"
 #include "store.h"
 #include "sweep.h"
+#include "variant.h"
 
 #ifndef RULELAB_FIXTURES
 #error "RULELAB_FIXTURES must name tests/fixtures"
@@ -161,6 +163,75 @@ static void test_key_values(void **state)
     expect_bad(HEAD "[game tafl]\nopenings = random_plies:2\nopenings = none\n"
                TAIL, "t.ini:6: openings given twice in [game tafl] (first "
                "at line 5)");
+}
+
+/* 1 when the side to move in st can end the game with its own win in one
+ * move (RULES.md: a game-ending move; the test's own loop over the moves). */
+static int side_to_move_can_win(const struct game *g, const void *st)
+{
+    _Alignas(GAME_STATE_ALIGN) unsigned char after[GAME_MAX_STATE_SIZE];
+    move_t moves[GAME_MAX_MOVES];
+    int seat = g->to_move(st), n = g->legal_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        memcpy(after, st, g->state_size);
+        g->apply(after, moves[i]);
+        struct game_status gs = g->status(after);
+        if (gs.outcome == (seat == 0 ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1))
+            return 1;
+    }
+    return 0;
+}
+
+/* safe_plies:N: read like random_plies:N under its own identity, and
+ * in Jetan (where a random Princess move often lands en prise) it leaves
+ * no win at once, while random_plies:4 over the same games does; where
+ * random_plies' opening leaves none, safe_plies plays the very same. */
+static void test_safe_plies_leave_no_win_at_once(void **state)
+{
+    (void)state;
+    struct sweep s;
+    load(HEAD "[game jetan]\nopenings = safe_plies:4\n" TAIL, &s);
+    assert_int_equal(s.openings[0].kind, OPENINGS_RANDOM);
+    assert_int_equal(s.openings[0].plies, 4);
+    assert_int_equal(s.openings[0].safe, 1);
+    assert_string_equal(strrchr(s.cells[0].seed_key, '\n'),
+                        "\nopenings=safe_plies:4");
+    sweep_free(&s);
+    expect_bad(HEAD "[game tafl]\nopenings = safe_plies:101\n" TAIL,
+               "t.ini:5: openings = safe_plies:101: safe_plies takes a "
+               "whole number of plies from 0 to 100");
+    expect_bad(HEAD "[game tafl]\nopenings = safe_plies:\n" TAIL,
+               "t.ini:5: openings = safe_plies:");
+
+    struct openings random, safe;
+    char err[512];
+    assert_int_equal(openings_parse("random_plies:4", "t.ini", 1, &random,
+                                    err, sizeof err), 0);
+    assert_int_equal(openings_parse("safe_plies:4", "t.ini", 1, &safe, err,
+                                    sizeof err), 0);
+    struct variant v;
+    assert_int_equal(variant_parse("jetan", &v, err, sizeof err), 0);
+    const struct game *g = v.game;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    struct opening_played r, p;
+    int random_wins = 0;
+    for (int i = 0; i < 200; i++) {
+        assert_int_equal(openings_play(&random, 7, &v, "jetan", i, st, &r,
+                                       err, sizeof err), 0);
+        int win = side_to_move_can_win(g, st);
+        random_wins += win;
+        assert_int_equal(openings_play(&safe, 7, &v, "jetan", i, st, &p, err,
+                                       sizeof err), 0);
+        assert_int_equal(p.plies, 4);
+        assert_int_equal(g->status(st).outcome, GAME_ONGOING);
+        assert_false(side_to_move_can_win(g, st));
+        if (!win)
+            assert_string_equal(p.moves, r.moves);
+    }
+    /* the filter is needed: about a quarter of Jetan's random 4-ply
+     * openings leave a win at once (130 of 500 strength.ini games ended at
+     * the agents' first ply); 0 here would make the test above empty */
+    assert_true(random_wins >= 10);
 }
 
 static void test_file_lines_are_checked(void **state)
@@ -526,6 +597,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_values),
+        cmocka_unit_test(test_safe_plies_leave_no_win_at_once),
         cmocka_unit_test(test_file_lines_are_checked),
         cmocka_unit_test(test_same_openings_on_one_and_two_threads),
         cmocka_unit_test(test_resume_plays_the_same_openings),

@@ -363,54 +363,6 @@ void report_stop_text(const struct report_row *r, char *out, size_t n)
     }
 }
 
-/* Pairs: each cell joined with the cell of the same variant and the two
- * agents in the other seats. */
-static int build_pairs(struct report *r)
-{
-    r->pairs = calloc((size_t)(r->n_cells ? r->n_cells : 1), sizeof *r->pairs);
-    if (!r->pairs)
-        return -1;
-    char *used = calloc((size_t)(r->n_cells ? r->n_cells : 1), 1);
-    if (!used)
-        return -1;
-    for (int i = 0; i < r->n_cells; i++) {
-        const struct report_row *a = &r->cells[i];
-        if (used[i] || strcmp(a->spec[0], a->spec[1]) == 0)
-            continue;
-        used[i] = 1;
-        struct pair_row *p = &r->pairs[r->n_pairs++];
-        snprintf(p->variant, sizeof p->variant, "%s", a->variant);
-        snprintf(p->short_variant, sizeof p->short_variant, "%s",
-                 a->short_variant);
-        snprintf(p->agent[0], sizeof p->agent[0], "%s", a->agent[0]);
-        snprintf(p->agent[1], sizeof p->agent[1], "%s", a->agent[1]);
-        double draws = (double)(a->draws_rules + a->draws_cap);
-        double points = (double)a->wins[0] + draws / 2;
-        p->games = a->games;
-        p->fixed_sample = a->fixed_sample;
-        for (int j = i + 1; j < r->n_cells; j++) {
-            const struct report_row *b = &r->cells[j];
-            if (used[j] || strcmp(a->variant, b->variant)
-                || strcmp(a->spec[0], b->spec[1]) || strcmp(a->spec[1], b->spec[0]))
-                continue;
-            used[j] = 1;
-            points += (double)b->wins[1]
-                      + (double)(b->draws_rules + b->draws_cap) / 2;
-            p->games += b->games;
-            p->fixed_sample &= b->fixed_sample;
-            break;
-        }
-        p->score = p->games ? points / (double)p->games : 0.5;
-        if (p->fixed_sample)
-            stats_wilson(points, (double)p->games, 1.959963984540054, &p->lo,
-                         &p->hi);
-        else
-            p->lo = p->hi = NAN;
-    }
-    free(used);
-    return 0;
-}
-
 /* The claims table, if the database has one (rulelab claim made it). */
 static int build_claims(sqlite3 *db, const char *sweep, struct report *r,
                         char *err, size_t errsz)
@@ -489,7 +441,8 @@ int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
         || build_level(db, "v.canonical", sweep, &r->variants, &r->n_variants,
                        err, errsz)
         || (flag_variants(r), score_rows(r->variants, r->n_variants))
-        || build_pairs(r) || report_build_compared(r)
+        || report_build_pairs(db, r, err, errsz)
+        || report_build_compared(r)
         || build_claims(db, sweep, r, err, errsz)
         || report_read_play_metrics(db, sweep, r, err, errsz)
         || report_read_tunings(db, r, err, errsz)) {
@@ -574,43 +527,6 @@ static void print_rows(const char *title, const struct report_row *rows, int n,
         fprintf(out, "\n%s\n", title);
     else
         fprintf(out, "%s# %s\n", title[0] == 'c' ? "" : "\n", title);
-    report_table_print(&t, f, out);
-    free(t.cells);
-}
-
-static void print_pairs(const struct report *r, enum report_format f,
-                        FILE *out)
-{
-    static const char *const headers[] = {"variant", "agent", "opponent",
-                                          "games", "score", "ci95", "stop"};
-    struct report_table t = {7, r->n_pairs, {0}, NULL};
-    memcpy(t.header, headers, sizeof headers);
-    t.cells = calloc((size_t)(r->n_pairs ? r->n_pairs : 1), sizeof *t.cells);
-    if (!t.cells)
-        return;
-    for (int i = 0; i < r->n_pairs; i++) {
-        const struct pair_row *p = &r->pairs[i];
-        snprintf(t.cells[i][0], VARIANT_TEXT_MAX, "%s",
-                 f == REPORT_CSV ? p->variant : p->short_variant);
-        snprintf(t.cells[i][1], VARIANT_TEXT_MAX, "%s", p->agent[0]);
-        snprintf(t.cells[i][2], VARIANT_TEXT_MAX, "%s", p->agent[1]);
-        snprintf(t.cells[i][3], VARIANT_TEXT_MAX, "%ld", p->games);
-        snprintf(t.cells[i][4], VARIANT_TEXT_MAX, "%.3f", p->score);
-        if (p->fixed_sample)
-            snprintf(t.cells[i][5], VARIANT_TEXT_MAX, "%.3f-%.3f", p->lo,
-                     p->hi);
-        else
-            snprintf(t.cells[i][5], VARIANT_TEXT_MAX, "n/a");
-        snprintf(t.cells[i][6], VARIANT_TEXT_MAX, "%s",
-                 p->fixed_sample ? "" : "includes cells stopped early");
-    }
-    const char *title = "agent pairs: each agent's score over both seat orders";
-    if (f == REPORT_MARKDOWN)
-        fprintf(out, "\n### %s\n\n", title);
-    else if (f == REPORT_TABLE)
-        fprintf(out, "\n%s\n", title);
-    else
-        fprintf(out, "\n# pairs\n");
     report_table_print(&t, f, out);
     free(t.cells);
 }
@@ -732,24 +648,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         json_rows("cells", r->cells, r->n_cells, 1, out);
         fprintf(out, ",\n");
         json_rows("variants", r->variants, r->n_variants, 0, out);
-        fprintf(out, ",\n  \"pairs\": [");
-        for (int i = 0; i < r->n_pairs; i++) {
-            const struct pair_row *p = &r->pairs[i];
-            fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-            report_json_string(out, p->variant);
-            fprintf(out, ", \"agent\": ");
-            report_json_string(out, p->agent[0]);
-            fprintf(out, ", \"opponent\": ");
-            report_json_string(out, p->agent[1]);
-            fprintf(out, ", \"games\": %ld, \"score\": %.6f, ", p->games,
-                    p->score);
-            if (p->fixed_sample)
-                fprintf(out, "\"ci95\": [%.6f, %.6f], \"fixed_sample\": true}",
-                        p->lo, p->hi);
-            else
-                fprintf(out, "\"ci95\": null, \"fixed_sample\": false}");
-        }
-        fprintf(out, "\n  ]");
+        report_json_pairs(r, out);
         report_json_compared(r, out);
         report_json_metrics(r, out);
         report_json_tunings(r, out);
@@ -791,7 +690,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
                r->n_cells, 1, f, out);
     print_rows("variants (all agent pairs together)", r->variants,
                r->n_variants, 0, f, out);
-    print_pairs(r, f, out);
+    report_print_pairs(r, f, out);
     if (r->n_compares)
         report_print_compared(r, f, out);
     if (r->n_trends)

@@ -12,7 +12,12 @@
  *    in what was played: the opening (position and moves) and the agents'
  *    moves (two games with the same sequence count once);
  *  - an agent's score in a pair = its points over both seat orders /
- *    games, with a 95% Wilson interval;
+ *    games, with a 95% Wilson interval; where games were played in pairs
+ *    from one opening (games.pair_id), the pentanomial counts of the
+ *    pairs (agent's points 0, 1/2, 1, 3/2, 2) and a 95% interval over
+ *    pairs: mean pair score per game +/- 1.96 sd / sqrt(pairs), sd the
+ *    sample standard deviation of the pair scores (report_pairs.c says
+ *    why);
  *  - variants compared: two cells of one sweep with the same agents in the
  *    same seats whose variants differ in one parameter only, at adjacent
  *    values of it (in its declared order: numbers ascending, an enum's
@@ -103,10 +108,17 @@ struct report_row {
 struct pair_row {
     char variant[VARIANT_TEXT_MAX], short_variant[VARIANT_TEXT_MAX];
     char agent[2][VARIANT_TEXT_MAX]; /* names; spec as in the cells */
+    int64_t cell_id[2]; /* agent[0] in seat 0, in seat 1 (0: none) */
     long games; /* over both seat orders */
     double score, lo, hi; /* agent[0]'s score and interval (NAN if not
                            * fixed_sample) */
     int fixed_sample; /* 0: includes a cell a stop rule ended early */
+    /* Game pairs (games.pair_id) with both games stored: how many, how
+     * many gave agent[0] 0, 1/2, 1, 3/2 and 2 points, and the interval
+     * of its score over pairs (NAN: not fixed_sample, fewer than 2
+     * pairs, or all of them with the same score). */
+    long n_pairs, penta[5];
+    double pair_lo, pair_hi;
 };
 
 /* Solver answers on sampled positions (rulelab claim), per variant,

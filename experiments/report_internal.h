@@ -1,7 +1,7 @@
 /*
  * report_internal.h -- what the parts of the report share, and nothing
  * else includes: report.c (the cells, variants, pairs and claims, and
- * report_print), report_compare.c (variants compared: adjacent values and
+ * report_print), report_pairs.c (the agent pairs), report_compare.c (variants compared: adjacent values and
  * trends), report_metrics.c (the game metrics per cell) and
  * report_table.c (the table and JSON primitives). The public contract is
  * report.h.
@@ -14,6 +14,17 @@
 #include <sqlite3.h>
 
 #include "report.h"
+
+/* Fills r->pairs from r->cells and their game pairs (report.h defines
+ * them). Returns 0, or -1 with a message. */
+int report_build_pairs(sqlite3 *db, struct report *r, char *err,
+                       size_t errsz);
+
+/* The agent pairs table (f not REPORT_JSON), and the JSON member
+ * ",\n  \"pairs\": [...]". */
+void report_print_pairs(const struct report *r, enum report_format f,
+                        FILE *out);
+void report_json_pairs(const struct report *r, FILE *out);
 
 /* Fills r->compares and r->trends from r->cells (report.h defines what
  * is compared). Returns 0, or -1 if memory could not be had. */

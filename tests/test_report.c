@@ -13,6 +13,8 @@
  *    the differences of adjacent ranks with Newcombe's interval and the
  *    z test, and the trend test, numbers worked by hand below, in every
  *    format; a cell stopped early makes its comparisons n/a;
+ *  - agent pairs over game pairs: the pentanomial counts and the interval
+ *    over pairs worked by hand below;
  *  - game metrics per cell (decisive, draws by rule and by cap, length)
  *    against a hand computation, printed only when asked (JSON always);
  *  - the runner, which hands out work lazily: with SPRT early stopping 1
@@ -276,6 +278,7 @@ static void test_sprt_cell_reports_the_sequential_decision(void **state)
     assert_int_equal(r.n_pairs, 1);
     assert_int_equal(r.pairs[0].fixed_sample, 0);
     assert_true(isnan(r.pairs[0].lo));
+    assert_int_equal(r.pairs[0].n_pairs, 0); /* no openings, no pairs */
     /* every format says so: n/a in the table, null in JSON */
     char *buf = NULL;
     size_t len = 0;
@@ -501,6 +504,75 @@ static void test_compared_needs_same_agents(void **state)
     drop_db(&f);
 }
 
+/* ---- agent pairs over game pairs ------------------------------------------ */
+
+/* Four game pairs (pair_id 1-4: game i of a vs b and of b vs a) and one
+ * game without its partner: a's points per pair 2, 1/2, 0, 1; the lone
+ * game counts in the score over games, not in the pairs. */
+static void test_pentanomial_over_game_pairs(void **state)
+{
+    (void)state;
+    struct fixture f;
+    make_db(&f, "[sweep]\nname = penta\ngames = 5\n[game serbest]\n"
+                "[agents]\na = random\nb = mcts(iterations=5)\n"
+                "[matchups]\npairs = a vs b\n");
+    assert_int_equal(f.n_cells, 2); /* a vs b, b vs a */
+    sqlite3 *w = store_db(f.writer);
+    static const char *const in_ab[5] = {"seat0", "draw", "seat1", "seat0",
+                                         "seat0"};
+    static const char *const in_ba[4] = {"seat1", "seat0", "seat0", "seat0"};
+    for (int i = 0; i < 5; i++)
+        add_game(w, f.ids[0], i, in_ab[i], "checkmate", 10);
+    for (int i = 0; i < 4; i++)
+        add_game(w, f.ids[1], i, in_ba[i], "checkmate", 10);
+    exec_sql(w, "UPDATE games SET pair_id = game_index + 1");
+    struct report r;
+    char err[512] = "";
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.n_pairs, 1);
+    const struct pair_row *p = &r.pairs[0];
+    assert_string_equal(p->agent[0], "a");
+    /* over games: a has 1 + 0.5 + 0 + 1 + 1 in seat 0 and 1 + 0 + 0 + 0
+     * in seat 1, 4.5 of 9 */
+    assert_int_equal(p->games, 9);
+    assert_float_equal(p->score, 0.5, 1e-15);
+    assert_int_equal(p->n_pairs, 4);
+    static const long penta[5] = {1, 1, 1, 0, 1};
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(p->penta[k], penta[k]);
+    /* pair scores per game 1, 1/4, 0, 1/2: mean 7/16 = 0.4375; squared
+     * deviations 0.31640625 + 0.03515625 + 0.19140625 + 0.00390625 =
+     * 0.546875, variance 0.546875 / 3; half-width 1.959964 sqrt(0.546875
+     * / 12) = 0.4184094 */
+    double half = 1.959963984540054 * sqrt(0.546875 / 12);
+    assert_float_equal(half, 0.4184094, 1e-6);
+    assert_float_equal(p->pair_lo, 0.4375 - half, 1e-12);
+    assert_float_equal(p->pair_hi, 0.4375 + half, 1e-12);
+    char *buf = report_printed(&r, REPORT_CSV);
+    assert_non_null(strstr(buf, "\n# pairs\nvariant,agent,opponent,games,"
+                                "score,ci95,pairs,pentanomial,ci95_pairs,"
+                                "stop\n"));
+    assert_non_null(strstr(buf, ",a,b,9,0.500,"));
+    assert_non_null(strstr(buf, ",4,1/1/1/0/1,0.019-0.856,\n"));
+    free(buf);
+    buf = report_printed(&r, REPORT_JSON);
+    assert_non_null(strstr(buf, "\"pairs\": 4, \"pentanomial\": [1, 1, 1, 0, "
+                                "1], \"ci95_pairs\": [0.019091, 0.855909]}"));
+    free(buf);
+    report_free(&r);
+
+    /* every pair the same: no spread, no interval over pairs */
+    exec_sql(w, "UPDATE games SET result = 'seat0', winner_seat = 0");
+    assert_int_equal(report_build(w, NULL, &r, err, sizeof err), 0);
+    assert_int_equal(r.pairs[0].penta[2], 4);
+    assert_true(isnan(r.pairs[0].pair_lo) && isnan(r.pairs[0].pair_hi));
+    buf = report_printed(&r, REPORT_JSON);
+    assert_non_null(strstr(buf, "\"ci95_pairs\": null}"));
+    free(buf);
+    report_free(&r);
+    drop_db(&f);
+}
+
 /* ---- game metrics ---------------------------------------------------------- */
 
 static void test_game_metrics(void **state)
@@ -696,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_ci_stopped_cell_is_flagged),
         cmocka_unit_test(test_variants_compared),
         cmocka_unit_test(test_compared_needs_same_agents),
+        cmocka_unit_test(test_pentanomial_over_game_pairs),
         cmocka_unit_test(test_game_metrics),
         cmocka_unit_test(test_sprt_rows_same_on_one_and_two_threads),
         cmocka_unit_test(test_resume_plays_exactly_the_missing_games),

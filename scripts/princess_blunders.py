@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """princess_blunders.py -- issue 12's Jetan Princess-blunder check over a
 results database: how many Jetan games were lost by a Princess move onto a
-square where she is taken the next ply.
+square where she is taken the next ply, and how many of those the loser
+could have avoided.
 
-Usage: princess_blunders.py DB [--max N] [--list]
+Usage: princess_blunders.py DB [--max N] [--list] [--rulelab PATH]
 
 A game counts when it ended by `princess_captured` and the loser's last
 move (the ply before the capture) landed on the square of the capture.
@@ -15,14 +16,25 @@ move's destination its last square); a capture right after the opening,
 whose Princess move was one of the opening's random plies rather than an
 agent's, is counted apart as `in_opening`.
 
+Each blunder is then judged with rulelab (PATH, default build/rulelab of
+this repository): it is `forced` when every legal move the loser had in
+its place lets the opponent win at once (`rulelab show` lists the moves,
+`rulelab solve --plies 1` answers for each; a move that ends the game
+itself saves her, as in Jetan a move can only end it with the mover's
+win or a draw). A forced one is no mistake of that move: the game was
+lost before it.
+
 Prints one row per cell (seat-0 agent, seat-1 agent by their sweep names),
 then the total: Jetan games, games won by a Princess capture, Princess
-blunders by the loser in seat 0 and in seat 1, and the blunders in the
-opening. --list also prints each blunder's game id (rulelab replay DB ID
---show draws it). Exit status: 0; 1 with --max N when the agents' blunders
-(opening ones left out) exceed N; 2 on a usage error or an unreadable
-database.
+blunders by the loser in seat 0 and in seat 1, how many of those were
+forced, and the blunders in the opening. --list also prints each
+blunder's game id (rulelab replay DB ID --show draws it). Exit status: 0;
+1 with --max N when the agents' avoidable blunders (forced and opening
+ones left out) exceed N; 2 on a usage error, an unreadable database or a
+rulelab that does not run.
 """
+import os
+import subprocess
 import re
 import sqlite3
 import sys
@@ -52,8 +64,40 @@ def classify(moves, opening):
     return None
 
 
+def rulelab_out(rulelab, args):
+    """rulelab's standard output and error for args, as one text."""
+    done = subprocess.run([rulelab] + args, capture_output=True, text=True,
+                          check=False)
+    return done.stdout + done.stderr
+
+
+def is_forced(rulelab, variant, position, before):
+    """Whether every legal move of the side to move after the moves
+    `before` (from `position`, '' for the start) lets the opponent win at
+    once. Raises RuntimeError when rulelab gives no list of moves."""
+    where = ["--position", position] if position else []
+    shown = rulelab_out(rulelab, ["show", variant] + where
+                        + ["--moves", " ".join(before)])
+    m = re.search(r"legal moves \((\d+)\):\n((?:.*\n?)*)", shown)
+    if not m:
+        raise RuntimeError(f"rulelab show gave no legal moves:\n{shown}")
+    legal = m.group(2).split()
+    if len(legal) != int(m.group(1)):
+        raise RuntimeError(f"rulelab show listed {len(legal)} of "
+                           f"{m.group(1)} moves")
+    for move in legal:
+        answer = rulelab_out(rulelab, ["solve", variant, "--plies", "1",
+                                       "--mb", "1"] + where
+                             + ["--moves", " ".join(before + [move])])
+        if "proven win" not in answer:
+            return False  # no win at once for the opponent, or game over
+    return True
+
+
 def main(argv):
     args, limit, listing = [], None, False
+    rulelab = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                           "build", "rulelab")
     it = iter(argv)
     for a in it:
         if a == "--max":
@@ -65,6 +109,12 @@ def main(argv):
                 return 2
         elif a == "--list":
             listing = True
+        elif a == "--rulelab":
+            rulelab = next(it, None)
+            if rulelab is None:
+                print("princess_blunders.py: --rulelab needs a path",
+                      file=sys.stderr)
+                return 2
         elif a in ("-h", "--help"):
             print(__doc__.strip())
             return 0
@@ -74,24 +124,26 @@ def main(argv):
         else:
             args.append(a)
     if len(args) != 1:
-        print("usage: princess_blunders.py DB [--max N] [--list]",
+        print("usage: princess_blunders.py DB [--max N] [--list] "
+              "[--rulelab PATH]",
               file=sys.stderr)
         return 2
     try:
         db = sqlite3.connect(f"file:{args[0]}?mode=ro", uri=True)
         rows = db.execute(
             "SELECT id, agent0_name, agent1_name, result, reason, moves, "
-            "opening FROM game_view WHERE game = 'jetan' ORDER BY id"
+            "opening, variant, opening_position FROM game_view "
+            "WHERE game = 'jetan' ORDER BY id"
         ).fetchall()
     except sqlite3.Error as e:
         print(f"princess_blunders.py: {args[0]}: {e}", file=sys.stderr)
         return 2
     cells, order = {}, []
-    for gid, a0, a1, result, reason, moves, opening in rows:
+    for gid, a0, a1, result, reason, moves, opening, variant, position in rows:
         key = (a0, a1)
         if key not in cells:
             cells[key] = {"games": 0, "princess": 0, "seat0": 0, "seat1": 0,
-                          "opening": 0, "ids": []}
+                          "forced": 0, "opening": 0, "ids": []}
             order.append(key)
         c = cells[key]
         c["games"] += 1
@@ -102,29 +154,40 @@ def main(argv):
         if kind == "agent":
             loser = "seat1" if result == "seat0" else "seat0"
             c[loser] += 1
-            c["ids"].append(gid)
+            try:
+                before = opening.split() + moves.split()[:-2]
+                forced = is_forced(rulelab, variant, position, before)
+            except (OSError, RuntimeError) as e:
+                print(f"princess_blunders.py: game {gid}: {e}",
+                      file=sys.stderr)
+                return 2
+            c["forced"] += forced
+            c["ids"].append((gid, forced))
         elif kind == "opening":
             c["opening"] += 1
     head = ("seat0", "seat1", "games", "princess_wins", "blunders_seat0",
-            "blunders_seat1", "in_opening")
+            "blunders_seat1", "forced", "in_opening")
     table = [head]
-    total = {"games": 0, "princess": 0, "seat0": 0, "seat1": 0, "opening": 0}
+    total = {"games": 0, "princess": 0, "seat0": 0, "seat1": 0, "forced": 0,
+             "opening": 0}
     for key in order:
         c = cells[key]
         table.append((key[0], key[1], c["games"], c["princess"], c["seat0"],
-                      c["seat1"], c["opening"]))
+                      c["seat1"], c["forced"], c["opening"]))
         for k in total:
             total[k] += c[k]
     table.append(("all", "", total["games"], total["princess"],
-                  total["seat0"], total["seat1"], total["opening"]))
+                  total["seat0"], total["seat1"], total["forced"],
+                  total["opening"]))
     widths = [max(len(str(r[i])) for r in table) for i in range(len(head))]
     for r in table:
         print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)).rstrip())
     if listing:
         for key in order:
-            for gid in cells[key]["ids"]:
-                print(f"blunder: game {gid} ({key[0]} vs {key[1]})")
-    blunders = total["seat0"] + total["seat1"]
+            for gid, forced in cells[key]["ids"]:
+                print(f"blunder: game {gid} ({key[0]} vs {key[1]})"
+                      + (", forced" if forced else ""))
+    blunders = total["seat0"] + total["seat1"] - total["forced"]
     return 1 if limit is not None and blunders > limit else 0
 
 

@@ -235,20 +235,7 @@ static int attacker_wins_at_once(const struct solver *s, const void *st)
 {
     const struct game *g = s->g;
     int known = g->wins_at_once ? g->wins_at_once(st) : -1;
-    if (known >= 0)
-        return known;
-    unsigned char *child = solver_line(s, 0);
-    move_t moves[GAME_MAX_MOVES];
-    const enum game_outcome win = s->attacker == 0 ? GAME_WIN_SEAT0
-                                                   : GAME_WIN_SEAT1;
-    int n = g->legal_moves(st, moves);
-    for (int i = 0; i < n; i++) {
-        game_copy_state(g, child, st);
-        g->apply(child, moves[i]);
-        if (g->status(child).outcome == win)
-            return 1;
-    }
-    return 0;
+    return known >= 0 ? known : game_mover_wins_at_once(g, st);
 }
 
 /* The last two plies of the bound, settled exactly without a level: an

@@ -183,15 +183,6 @@ void report_print_pairs(const struct report *r, enum report_format f,
     free(t.cells);
 }
 
-/* JSON [lo, hi], or null when not a number. */
-static void json_interval(FILE *out, double lo, double hi)
-{
-    if (isnan(lo) || isnan(hi))
-        fprintf(out, "null");
-    else
-        fprintf(out, "[%.6f, %.6f]", lo, hi);
-}
-
 /* report_internal.h */
 void report_json_pairs(const struct report *r, FILE *out)
 {
@@ -206,13 +197,14 @@ void report_json_pairs(const struct report *r, FILE *out)
         report_json_string(out, p->agent[1]);
         fprintf(out, ", \"games\": %ld, \"score\": %.6f, \"ci95\": ",
                 p->games, p->score);
-        json_interval(out, p->lo, p->hi);
+        report_json_interval(out, "%.6f", !isnan(p->lo), p->lo, p->hi);
         fprintf(out, ", \"fixed_sample\": %s, \"pairs\": %ld, "
                 "\"pentanomial\": [%ld, %ld, %ld, %ld, %ld], "
                 "\"ci95_pairs\": ", p->fixed_sample ? "true" : "false",
                 p->n_pairs, p->penta[0], p->penta[1], p->penta[2],
                 p->penta[3], p->penta[4]);
-        json_interval(out, p->pair_lo, p->pair_hi);
+        report_json_interval(out, "%.6f", !isnan(p->pair_lo), p->pair_lo,
+                             p->pair_hi);
         fprintf(out, "}");
     }
     fprintf(out, "\n  ]");

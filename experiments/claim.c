@@ -37,7 +37,10 @@ struct candidate {
     /* filled by the search */
     struct solver_result r;
     char pv[1024];
-    char *proof; /* "sha256:<hex> <location>" of a verified certificate */
+    /* a verified certificate: its SHA-256 (hex; "" for none) and its
+     * file, <location>/<hex>.proof or .disproof (NULL for none) */
+    char certificate_sha256[65];
+    char *certificate;
     int failed;
     char err[256];
 };
@@ -109,7 +112,8 @@ static void certificate_dir(const struct claim_options *o, char *dir,
 
 /* Keeps the certificate in buf (size bytes) as <dir>/<hex>.<ext>, unless
  * a file of that name is there already (the same bytes: the name is their
- * hash), and sets c->proof. Returns 0, or -1 with c->err. */
+ * hash), and sets c->certificate_sha256 and c->certificate. Returns 0,
+ * or -1 with c->err. */
 static int keep_certificate(struct candidate *c, const struct claim_options *o,
                             const char *buf, size_t size)
 {
@@ -134,26 +138,20 @@ static int keep_certificate(struct candidate *c, const struct claim_options *o,
             return -1;
         }
     }
-    size_t need = strlen(loc) + 2 * strlen(hex) + strlen(ext) + 16;
-    c->proof = malloc(need);
-    if (!c->proof) {
+    size_t need = strlen(loc) + strlen(hex) + strlen(ext) + 3;
+    c->certificate = malloc(need);
+    if (!c->certificate) {
         snprintf(c->err, sizeof c->err, "out of memory");
         return -1;
     }
-    strcpy(c->proof, "sha256:");
-    strcat(c->proof, hex);
-    strcat(c->proof, " ");
-    strcat(c->proof, loc);
-    strcat(c->proof, "/");
-    strcat(c->proof, hex);
-    strcat(c->proof, ".");
-    strcat(c->proof, ext);
+    snprintf(c->certificate, need, "%s/%s.%s", loc, hex, ext);
+    memcpy(c->certificate_sha256, hex, sizeof hex);
     return 0;
 }
 
 /* Solves one candidate, writing and verifying the certificate of a win or
  * a no win and keeping it (keep_certificate): fills c->r, c->pv and
- * c->proof, or sets c->failed with a message in c->err. */
+ * its certificate's columns, or sets c->failed with a message in c->err. */
 static void solve_candidate(struct candidate *c, const struct claim_options *o)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
@@ -249,9 +247,10 @@ static int store_candidate(sqlite3 *db, const struct candidate *c,
     *dup = 0;
     if (sqlite3_prepare_v2(db, "INSERT INTO claims (game_id, ply,"
                            " variant, position, question, plies, node_budget,"
-                           " answer, nodes, seconds, pv, proof, created)"
+                           " answer, nodes, seconds, pv, certificate_sha256,"
+                           " certificate, created)"
                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                           " ?11, ?12, ?13) ON CONFLICT (game_id, ply,"
+                           " ?11, ?12, ?13, ?14) ON CONFLICT (game_id, ply,"
                            " question, plies, node_budget) DO NOTHING",
                            -1, &q, NULL) != SQLITE_OK)
         return -1;
@@ -271,9 +270,14 @@ static int store_candidate(sqlite3 *db, const struct candidate *c,
         && sqlite3_bind_int64(q, 9, (int64_t)c->r.nodes) == SQLITE_OK
         && sqlite3_bind_double(q, 10, c->r.seconds) == SQLITE_OK
         && sqlite3_bind_text(q, 11, c->pv, -1, SQLITE_STATIC) == SQLITE_OK
-        && (c->proof ? sqlite3_bind_text(q, 12, c->proof, -1, SQLITE_STATIC)
-                     : sqlite3_bind_null(q, 12)) == SQLITE_OK
-        && sqlite3_bind_text(q, 13, now, -1, SQLITE_TRANSIENT) == SQLITE_OK)
+        && (c->certificate
+                ? sqlite3_bind_text(q, 12, c->certificate_sha256, -1,
+                                    SQLITE_STATIC) == SQLITE_OK
+                      && sqlite3_bind_text(q, 13, c->certificate, -1,
+                                           SQLITE_STATIC) == SQLITE_OK
+                : sqlite3_bind_null(q, 12) == SQLITE_OK
+                      && sqlite3_bind_null(q, 13) == SQLITE_OK)
+        && sqlite3_bind_text(q, 14, now, -1, SQLITE_TRANSIENT) == SQLITE_OK)
         rc = sqlite3_step(q);
     sqlite3_finalize(q);
     if (rc == SQLITE_DONE)
@@ -416,8 +420,8 @@ int claim_run(struct store *st, const struct claim_options *o,
                 if (limit && sum->positions >= limit)
                     atomic_store(&stop_requested, 1);
             }
-            free(c[i].proof);
-            c[i].proof = NULL;
+            free(c[i].certificate);
+            c[i].certificate = NULL;
         }
     }
     sigaction(SIGINT, &old_int, NULL);

@@ -9,8 +9,9 @@
  * such position of each stored game: the latest moment the king could still
  * land there; the first is the empty board in every game). Every answer
  * goes into the `claims` table, with the winning line and the verified
- * proof for a win, as soon as it is found: an interrupted claim keeps what
- * it found, and running it again skips the positions already answered.
+ * certificate's hash and file (a win's proof, a no-win's disproof), as
+ * soon as it is found: an interrupted claim keeps what it found, and
+ * running it again skips the positions already answered.
  */
 #ifndef RULELAB_CLAIM_H
 #define RULELAB_CLAIM_H

@@ -696,9 +696,13 @@ int runner_run(const struct sweep *s, struct store *st,
         snprintf(err, errsz, "out of memory");
         goto done;
     }
+    char deal[65];
+    if (o->shard.n > 0)
+        shard_deal_fingerprint(s, &o->shard, deal);
     if (store_begin_run(st, s, o->threads, ids, err, errsz) != 0
         || (o->shard.n > 0
-            && store_set_run_shard(st, o->shard.k, o->shard.n, err, errsz))
+            && store_set_run_shard(st, o->shard.k, o->shard.n, deal, err,
+                                   errsz))
         || plan(&r, ids) != 0)
         goto done;
     out->total = r.n_work;

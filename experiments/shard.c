@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sha256.h"
+
 /* Reads the digits [b, e) as a whole number up to SHARD_MAX into *v.
  * Returns 0, or -1 for anything else (empty, a sign, too large). */
 static int read_whole(const char *b, const char *e, long *v)
@@ -113,4 +115,29 @@ long shard_count(const struct sweep *s, const struct shard *sh, int cell,
     if (s->stop != STOP_NONE)
         return cell_owner(sh, cell) == sh->k ? end - begin : 0;
     return count_below(s, sh, cell, end) - count_below(s, sh, cell, begin);
+}
+
+void shard_deal_fingerprint(const struct sweep *s, const struct shard *sh,
+                            char hex[65])
+{
+    struct sha256 c;
+    unsigned char digest[32];
+    char text[64];
+    sha256_init(&c);
+    if (s->stop != STOP_NONE) {
+        snprintf(text, sizeof text, "cells %d %d:", sh->n, sh->k);
+        sha256_update(&c, text, strlen(text));
+        for (int cell = 0; cell < s->n_cells; cell++) {
+            if (sh->n > 1 && cell_owner(sh, cell) != sh->k)
+                continue;
+            snprintf(text, sizeof text, " %d", cell);
+            sha256_update(&c, text, strlen(text));
+        }
+    } else {
+        snprintf(text, sizeof text, "games %d %d %d %d", sh->n, sh->k,
+                 s->games_per_cell, s->n_cells);
+        sha256_update(&c, text, strlen(text));
+    }
+    sha256_final(&c, digest);
+    sha256_hex(digest, hex);
 }

@@ -63,6 +63,17 @@ int shard_next(const struct sweep *s, const struct shard *sh, int cell,
 long shard_count(const struct sweep *s, const struct shard *sh, int cell,
                  int begin, int end);
 
+/* The fingerprint of the games shard sh of s plays, as 64 hex digits
+ * and a NUL into hex: the SHA-256 of a text that lists them -- with a stop
+ * rule its whole cells ("cells N K: c c ..."), without one the rule
+ * (c * G + i) mod N = K ("games N K G C", C cells). Two runs of a shard
+ * with one fingerprint play the same games; a database keeps it with each
+ * run (runs.deal), so a shard is not resumed under another deal (another
+ * plan, games count or stop rule), which could leave games that no shard
+ * plays. */
+void shard_deal_fingerprint(const struct sweep *s, const struct shard *sh,
+                            char hex[65]);
+
 /* Deals n_cells whole cells with the estimated costs cost[c] (>= 0) to n
  * shards: the costliest first (ties: the lower cell index), each to the
  * shard with the least estimated cost so far (ties: the lower shard), into

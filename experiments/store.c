@@ -450,13 +450,32 @@ fail:
     return -1;
 }
 
-int store_set_run_shard(struct store *st, int k, int n, char *err,
-                        size_t errsz)
+int store_set_run_shard(struct store *st, int k, int n, const char *deal,
+                        char *err, size_t errsz)
 {
     const struct value v[] = {int_value(st->run_id), int_value(k),
-                              int_value(n)};
-    if (run_sql(st, "UPDATE runs SET shard_index = ?2, shard_count = ?3"
-                " WHERE id = ?1", v, COUNT(v), NULL, 0))
+                              int_value(n), text_value(deal)};
+    int64_t others;
+    if (run_sql(st, "SELECT COUNT(*) FROM runs WHERE sweep_id = (SELECT"
+                " sweep_id FROM runs WHERE id = ?1) AND id <> ?1 AND"
+                " shard_index = ?2 AND shard_count = ?3 AND deal <> ?4",
+                v, COUNT(v), &others, 1))
+        return store_error(st->db, err, errsz, "reading the shard's runs");
+    if (others > 0) {
+        /* it played nothing: its row goes (a failure to delete it leaves
+         * a run marked killed at the next open, no worse) */
+        run_sql(st, "DELETE FROM runs WHERE id = ?1", v, 1, NULL, 0);
+        st->run_id = 0;
+        snprintf(err, errsz, "%s: shard %d/%d of this sweep was played here"
+                 " under another deal of its games (another plan file,"
+                 " games count or stop rule); resuming it under this one"
+                 " could leave games that no shard plays. Resume it with"
+                 " the sweep file and plan it was started with, or give"
+                 " this deal its own --db", st->path, k, n);
+        return -1;
+    }
+    if (run_sql(st, "UPDATE runs SET shard_index = ?2, shard_count = ?3,"
+                " deal = ?4 WHERE id = ?1", v, COUNT(v), NULL, 0))
         return store_error(st->db, err, errsz, "recording the run's shard");
     return 0;
 }

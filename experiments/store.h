@@ -22,7 +22,7 @@
 /* The schema version this program writes and reads (meta.schema_version).
  * Opening a database for writing migrates an older one up to it; opening
  * one for reading needs exactly it. */
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 struct store;
 
@@ -90,9 +90,11 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
                     int64_t *cell_ids, char *err, size_t errsz);
 
 /* Records in the run row store_begin_run started that it plays shard k
- * of n (shard.h). Returns 0, or -1 with a message. */
-int store_set_run_shard(struct store *st, int k, int n, char *err,
-                        size_t errsz);
+ * of n (shard.h) under the deal `deal` (shard_deal_fingerprint). Refuses,
+ * recording nothing, when an earlier run of this sweep here played shard
+ * k of n under another deal. Returns 0, or -1 with a message. */
+int store_set_run_shard(struct store *st, int k, int n, const char *deal,
+                        char *err, size_t errsz);
 
 /* Takes the writer lock of store_begin_run (PATH.lock) without starting a
  * run: what `rulelab merge` holds on the database it writes. Returns 0

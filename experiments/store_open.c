@@ -177,13 +177,31 @@ static const char *const to_version_6[] = {
     " (variant_id, created, fitted_weights))",
     NULL};
 
+/* Version 7: columns for what two columns carried overloaded or not at
+ * all. A claim's certificate gets its own columns: certificate_sha256
+ * (64 hex digits) and certificate (its file, as the claim wrote it:
+ * DIR/<hex>.proof or .disproof); before, `proof` held both as
+ * "sha256:<hex> <file>", which this moves out, leaving `proof` to the
+ * proof texts the first claims kept in the row. A run of a shard gets
+ * `deal`, the fingerprint of the games its shard plays (shard.h), so a
+ * shard is not resumed under another deal; runs before it have none. */
+static const char *const to_version_7[] = {
+    "ALTER TABLE claims ADD COLUMN certificate_sha256 TEXT",
+    "ALTER TABLE claims ADD COLUMN certificate TEXT",
+    "UPDATE claims SET certificate_sha256 = substr(proof, 8, 64),"
+    " certificate = substr(proof, 73), proof = NULL"
+    " WHERE proof GLOB 'sha256:*' AND substr(proof, 72, 1) = ' '"
+    " AND length(proof) > 72",
+    "ALTER TABLE runs ADD COLUMN deal TEXT",
+    NULL};
+
 /* The chain: migrations[i] takes a database from version i to i + 1. A
  * later change appends a migration and bumps STORE_SCHEMA_VERSION; it never
  * edits one already released (tests/fixtures/ holds databases made before
  * each, and every migration is tested on them). */
 static const char *const *const migrations[] = {
     to_version_1, to_version_2, to_version_3, to_version_4, to_version_5,
-    to_version_6};
+    to_version_6, to_version_7};
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

@@ -44,7 +44,8 @@ claim() { # claim DB [more options]: the claim every run here makes
 }
 rows() { # every column but id and the timing ones, in a fixed order
     sqlite3 "$1" "SELECT game_id, ply, variant, position, question, plies,
-        node_budget, answer, nodes, pv, proof FROM claims ORDER BY game_id, ply"
+        node_budget, answer, nodes, pv, certificate_sha256, certificate, proof
+        FROM claims ORDER BY game_id, ply"
 }
 count() { sqlite3 "$1" "SELECT COUNT(*) FROM claims" 2>/dev/null || echo 0; }
 fresh() { cp "$dir/base.db" "$dir/$1.db"; }
@@ -58,26 +59,26 @@ if [ $rc -eq 0 ] && [ "$(count "$dir/full.db")" -eq $games ] \
 else bad "uninterrupted claim: rc=$rc, $(count "$dir/full.db") rows: $out"; fi
 full=$(rows "$dir/full.db")
 wins=$(sqlite3 "$dir/full.db" "SELECT COUNT(*) FROM claims WHERE answer = 'win'
-    AND proof IS NOT NULL")
+    AND certificate IS NOT NULL")
 [ "$wins" -ge 1 ] && ok "the answers include a win with its proof ($wins)" \
     || bad "no win among the answers: the row comparison checks no proof"
-# Both answers keep a certificate: "sha256:<hex> <location>", the file
-# beside the database (certificates/), its bytes hashing to <hex>, and
-# `rulelab verify` accepting it.
+# Both answers keep a certificate: certificate_sha256 the hex, certificate
+# the file beside the database (certificates/<hex>.proof or .disproof), its
+# bytes hashing to the hex, `rulelab verify` accepting it, and `proof`
+# (the first claims' proof text) empty.
 nowins=$(sqlite3 "$dir/full.db" "SELECT COUNT(*) FROM claims WHERE answer = 'no_win'")
 certs_ok=0
 certs_bad=""
-while IFS='|' read -r answer proof; do
-    hex=${proof#sha256:}
-    hex=${hex%% *}
-    loc=${proof#* }
+while IFS='|' read -r answer hex loc proof; do
     ext=$([ "$answer" = win ] && echo proof || echo disproof)
     if [ "$loc" = "certificates/$hex.$ext" ] && [ -f "$dir/$loc" ] \
             && [ "$(sha256sum "$dir/$loc" | cut -d' ' -f1)" = "$hex" ] \
+            && [ "$proof" = none ] \
             && "$bin" verify "$dir/$loc" >/dev/null 2>&1; then
         certs_ok=$((certs_ok + 1))
-    else certs_bad="$certs_bad [$answer $proof]"; fi
-done < <(sqlite3 "$dir/full.db" "SELECT answer, proof FROM claims WHERE answer != 'unknown'")
+    else certs_bad="$certs_bad [$answer $hex $loc $proof]"; fi
+done < <(sqlite3 "$dir/full.db" "SELECT answer, certificate_sha256, certificate,
+    IFNULL(proof, 'none') FROM claims WHERE answer != 'unknown'")
 if [ "$nowins" -ge 1 ] && [ -z "$certs_bad" ] && [ "$certs_ok" -ge $((wins + nowins)) ]; then
     ok "every win and no win ($wins + $nowins) names a certificate that hashes right and verifies"
 else bad "certificates: $nowins no-wins, $certs_ok good, bad:$certs_bad"; fi

@@ -236,7 +236,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     assert_int_equal(store_open(path, 1, &st, err, sizeof err), -1);
     assert_null(st);
     assert_non_null(strstr(err, "schema version 1, older than this "
-                                "rulelab's 6"));
+                                "rulelab's 7"));
     assert_non_null(strstr(err, "rulelab migrate"));
     assert_int_equal(db_count(path, "SELECT value FROM meta"), 1);
 
@@ -250,7 +250,7 @@ static void test_versions_readers_and_writers_accept(void **state)
     for (int readonly = 0; readonly < 2; readonly++) {
         assert_int_equal(store_open(path, readonly, &st, err, sizeof err), -1);
         assert_non_null(strstr(err, "schema version 99, newer than this "
-                                    "rulelab knows (1 to 6)"));
+                                    "rulelab knows (1 to 7)"));
     }
     db_exec(path, "UPDATE meta SET value = 'two' WHERE key = "
              "'schema_version'");

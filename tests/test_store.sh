@@ -29,7 +29,7 @@ if [ $rc -eq 1 ] && grep -q "schema version 1, older than this rulelab's" <<<"$o
     ok "report refuses a version-1 database and says how to upgrade it"
 else bad "report on a version-1 database: rc=$rc: $out"; fi
 out=$("$bin" migrate "$dir/old.db" 2>&1)
-if [ $? -eq 0 ] && [ "$out" = "$dir/old.db: schema version 1 -> 6" ] \
+if [ $? -eq 0 ] && [ "$out" = "$dir/old.db: schema version 1 -> 7" ] \
         && [ "$("$bin" export "$dir/old.db" --csv | wc -l)" -eq 7 ]; then
     ok "migrate upgrades it; export then reads its 6 games"
 else bad "migrate: $out"; fi
@@ -39,7 +39,7 @@ v1_games="SELECT id, cell_id, game_index, seed, side0, side1, result, winner_sea
 before=$(sqlite3 "$dir/old2.db" "$v1_games")
 out=$("$bin" run "$fixtures/cbdcb07.ini" --db "$dir/old2.db" 2>&1)
 if [ $? -eq 0 ] && grep -q "nothing to do" <<<"$out" \
-        && [ "$(sqlite3 "$dir/old2.db" "SELECT value FROM meta")" -eq 6 ] \
+        && [ "$(sqlite3 "$dir/old2.db" "SELECT value FROM meta")" -eq 7 ] \
         && [ "$(sqlite3 "$dir/old2.db" "SELECT COUNT(*) FROM cells")" -eq 2 ] \
         && [ "$(sqlite3 "$dir/old2.db" "$v1_games")" = "$before" ]; then
     ok "run migrates the cbdcb07 database and resumes its sweep: nothing to do, no new cell"

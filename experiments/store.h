@@ -91,7 +91,7 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
 
 /* Records in the run row store_begin_run started that it plays shard k
  * of n (shard.h) under the deal `deal` (shard_deal_fingerprint). Refuses,
- * recording nothing, when an earlier run of this sweep here played shard
+ * removing its run row, when an earlier run of this sweep here played shard
  * k of n under another deal. Returns 0, or -1 with a message. */
 int store_set_run_shard(struct store *st, int k, int n, const char *deal,
                         char *err, size_t errsz);

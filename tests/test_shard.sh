@@ -118,7 +118,7 @@ for k in 0 1; do
 done
 
 # A shard resumed under another deal of its games is refused, and the
-# refused run leaves no trace: without a stop rule another games count
+# refused run adds no run and no game: without a stop rule another games count
 # deals other games to shard 0; with one, a plan with every cell's shard
 # swapped deals shard 0 the other cells.
 runs_before=$(sqlite3 "$dir/s0.db" "SELECT COUNT(*) FROM runs")

@@ -697,12 +697,11 @@ int runner_run(const struct sweep *s, struct store *st,
         goto done;
     }
     char deal[65];
+    struct store_shard shard = {o->shard.k, o->shard.n, deal};
     if (o->shard.n > 0)
         shard_deal_fingerprint(s, &o->shard, deal);
-    if (store_begin_run(st, s, o->threads, ids, err, errsz) != 0
-        || (o->shard.n > 0
-            && store_set_run_shard(st, o->shard.k, o->shard.n, deal, err,
-                                   errsz))
+    if (store_begin_shard_run(st, s, o->threads, o->shard.n > 0 ? &shard
+                              : NULL, ids, err, errsz) != 0
         || plan(&r, ids) != 0)
         goto done;
     out->total = r.n_work;

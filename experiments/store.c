@@ -65,6 +65,11 @@ static struct value int_value(int64_t i)
     return (struct value){.type = VALUE_INT, .i = i};
 }
 
+static struct value null_value(void)
+{
+    return (struct value){.type = VALUE_NULL};
+}
+
 static struct value text_value(const char *text)
 {
     return (struct value){.type = VALUE_TEXT, .text = text, .len = -1};
@@ -391,8 +396,43 @@ fail:
     return -1;
 }
 
+/* Refuses shard k of n under `deal` when an earlier run of the sweep
+ * (s->name, s->seed) here played that shard under another deal. Runs inside
+ * store_begin_run's transaction, before it writes the sweep or its cells, so
+ * a refused run leaves no row changed. Returns 0, or -1 with a message. */
+static int check_shard_deal(struct store *st, const struct sweep *s,
+                            const struct store_shard *shard, char *err,
+                            size_t errsz)
+{
+    const struct value v[] = {text_value(s->name), int_value((int64_t)s->seed),
+                              int_value(shard->k), int_value(shard->n),
+                              text_value(shard->deal)};
+    int64_t others;
+    if (run_sql(st, "SELECT COUNT(*) FROM runs JOIN sweeps ON sweeps.id ="
+                " runs.sweep_id WHERE sweeps.name = ?1 AND sweeps.seed = ?2"
+                " AND shard_index = ?3 AND shard_count = ?4 AND deal <> ?5",
+                v, COUNT(v), &others, 1))
+        return store_error(st->db, err, errsz, "reading the shard's runs");
+    if (others == 0)
+        return 0;
+    snprintf(err, errsz, "%s: shard %d/%d of this sweep was played here"
+             " under another deal of its games (another plan file, games"
+             " count or stop rule); resuming it under this one could leave"
+             " games that no shard plays. Resume it with the sweep file and"
+             " plan it was started with, or give this deal its own --db",
+             st->path, shard->k, shard->n);
+    return -1;
+}
+
 int store_begin_run(struct store *st, const struct sweep *s, int threads,
                     int64_t *cell_ids, char *err, size_t errsz)
+{
+    return store_begin_shard_run(st, s, threads, NULL, cell_ids, err, errsz);
+}
+
+int store_begin_shard_run(struct store *st, const struct sweep *s,
+                          int threads, const struct store_shard *shard,
+                          int64_t *cell_ids, char *err, size_t errsz)
 {
     if (st->readonly) {
         snprintf(err, errsz, "the database is open read-only");
@@ -406,6 +446,8 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
     /* Holding the lock proves that no run marked running is alive. */
     if (store_exec(st, "UPDATE runs SET status = 'killed' WHERE status = "
              "'running'", err, errsz))
+        goto fail;
+    if (shard && check_shard_deal(st, s, shard, err, errsz))
         goto fail;
     int64_t sweep = sweep_id(st, s);
     if (sweep < 0) {
@@ -430,13 +472,17 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
     gethostname(host, sizeof host - 1);
     now_text(now, sizeof now);
     behaviour_text(behaviour, sizeof behaviour);
-    const struct value v[] = {int_value(sweep), text_value(RULELAB_VERSION),
-                              text_value(host), int_value(threads),
-                              text_value(now), text_value(behaviour)};
+    const struct value v[] = {
+        int_value(sweep), text_value(RULELAB_VERSION), text_value(host),
+        int_value(threads), text_value(now), text_value(behaviour),
+        shard ? int_value(shard->k) : null_value(),
+        shard ? int_value(shard->n) : null_value(),
+        shard ? text_value(shard->deal) : null_value()};
     /* uid: a run's name across databases (merge copies it) */
     if (run_sql(st, "INSERT INTO runs (sweep_id, program_version, host,"
-                " threads, started, behaviour, uid) VALUES (?1, ?2, ?3, ?4,"
-                " ?5, ?6, lower(hex(randomblob(16))))", v, COUNT(v), NULL,
+                " threads, started, behaviour, uid, shard_index, shard_count,"
+                " deal) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+                " lower(hex(randomblob(16))), ?7, ?8, ?9)", v, COUNT(v), NULL,
                 0)) {
         store_error(st->db, err, errsz, "recording the run");
         goto fail;
@@ -448,36 +494,6 @@ int store_begin_run(struct store *st, const struct sweep *s, int threads,
 fail:
     store_rollback(st, err, errsz);
     return -1;
-}
-
-int store_set_run_shard(struct store *st, int k, int n, const char *deal,
-                        char *err, size_t errsz)
-{
-    const struct value v[] = {int_value(st->run_id), int_value(k),
-                              int_value(n), text_value(deal)};
-    int64_t others;
-    if (run_sql(st, "SELECT COUNT(*) FROM runs WHERE sweep_id = (SELECT"
-                " sweep_id FROM runs WHERE id = ?1) AND id <> ?1 AND"
-                " shard_index = ?2 AND shard_count = ?3 AND deal <> ?4",
-                v, COUNT(v), &others, 1))
-        return store_error(st->db, err, errsz, "reading the shard's runs");
-    if (others > 0) {
-        /* it played nothing: its row goes (a failure to delete it leaves
-         * a run marked killed at the next open, no worse) */
-        run_sql(st, "DELETE FROM runs WHERE id = ?1", v, 1, NULL, 0);
-        st->run_id = 0;
-        snprintf(err, errsz, "%s: shard %d/%d of this sweep was played here"
-                 " under another deal of its games (another plan file,"
-                 " games count or stop rule); resuming it under this one"
-                 " could leave games that no shard plays. Resume it with"
-                 " the sweep file and plan it was started with, or give"
-                 " this deal its own --db", st->path, k, n);
-        return -1;
-    }
-    if (run_sql(st, "UPDATE runs SET shard_index = ?2, shard_count = ?3,"
-                " deal = ?4 WHERE id = ?1", v, COUNT(v), NULL, 0))
-        return store_error(st->db, err, errsz, "recording the run's shard");
-    return 0;
 }
 
 int store_lock_writer(struct store *st, char *err, size_t errsz)

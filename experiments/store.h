@@ -89,12 +89,21 @@ sqlite3 *store_db(struct store *st);
 int store_begin_run(struct store *st, const struct sweep *s, int threads,
                     int64_t *cell_ids, char *err, size_t errsz);
 
-/* Records in the run row store_begin_run started that it plays shard k
- * of n (shard.h) under the deal `deal` (shard_deal_fingerprint). Refuses,
- * removing its run row, when an earlier run of this sweep here played shard
- * k of n under another deal. Returns 0, or -1 with a message. */
-int store_set_run_shard(struct store *st, int k, int n, const char *deal,
-                        char *err, size_t errsz);
+/* A shard of a sweep (shard.h): shard k of n, its games dealt as the
+ * fingerprint `deal` (shard_deal_fingerprint, 64 hex digits) says. */
+struct store_shard {
+    int k, n;
+    const char *deal;
+};
+
+/* store_begin_run for a run that plays one shard: the run row records it.
+ * Refuses, before it writes anything (no sweep text, cell or run row
+ * changes), when an earlier run of this sweep here played shard k of n
+ * under another deal: resuming it could leave games that no shard plays.
+ * shard NULL is store_begin_run. Returns 0, or -1 with a message. */
+int store_begin_shard_run(struct store *st, const struct sweep *s,
+                          int threads, const struct store_shard *shard,
+                          int64_t *cell_ids, char *err, size_t errsz);
 
 /* Takes the writer lock of store_begin_run (PATH.lock) without starting a
  * run: what `rulelab merge` holds on the database it writes. Returns 0

@@ -517,4 +517,5 @@ const struct game jetan_game = {
     .seat_side = jetan_seat_side,
     .state_ok = jetan_state_ok,
     .search_key = jetan_search_key,
+    .wins_at_once = jetan_wins_at_once,
 };

@@ -105,6 +105,10 @@ int jetan_random_move(const void *st, struct rng *r, move_t *m);
  * status. Far cheaper than jetan_legal_moves. */
 int jetan_has_move(const struct jetan_state *s);
 
+/* jetan_game.wins_at_once (game.h): 1 if the side to move can take the
+ * enemy Princess, or the enemy Chief with its Chief; else 0 (-1 once the
+ * game is over). Exact, and far cheaper than playing every move. */
+int jetan_wins_at_once(const void *st);
 /* The squares (bit sq of word sq / 64) that side attacks: where one of its
  * pieces other than the Princess could move by the rules, judged with the
  * square `removed` (a square index, or JETAN_NO_SQUARE) taken as empty. */

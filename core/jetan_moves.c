@@ -310,3 +310,45 @@ int jetan_has_move(const struct jetan_state *s)
     princess_targets(s, ps, all, &normal, &escape);
     return (normal | escape) != 0;
 }
+
+/* ---- a win on the move (the searches' hook) --------------------------- */
+
+/* Whether bit sq of set is set. */
+static inline int has_square(jt_bb set, int sq)
+{
+    return (int)((set >> sq) & 1);
+}
+
+/* jetan_game.wins_at_once (game.h). jetan_apply ends the game on a
+ * capture of the Princess (won by the capturer) or of the Chief (won when
+ * a Chief took it) before any countdown, ply cap or no-move draw, so the
+ * side to move wins at once exactly when one of its pieces but the
+ * Princess (who never captures) reaches the enemy Princess's square, or
+ * its Chief reaches the enemy Chief's. A reach onto an enemy piece is a
+ * legal capture: there is no check in Jetan. */
+int jetan_wins_at_once(const void *st)
+{
+    const struct jetan_state *s = st;
+    const int side = s->head.side;
+    if (s->head.outcome != GAME_ONGOING)
+        return -1;
+    const int princess = s->princess_sq[side ^ 1];
+    const int chief = s->chief_sq[side], enemy_chief = s->chief_sq[side ^ 1];
+    if (chief != JETAN_NO_SQUARE && enemy_chief != JETAN_NO_SQUARE
+        && has_square(reach(s, s->board, chief, JETAN_CHIEF, side, 0),
+                      enemy_chief))
+        return 1;
+    if (princess == JETAN_NO_SQUARE)
+        return 0;
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t w = s->occ[side][half]; w; w &= w - 1) {
+            int sq = half * 64 + __builtin_ctzll(w);
+            int kind = JETAN_KIND_OF(s->board[sq]);
+            if (kind != JETAN_PRINCESS
+                && has_square(reach(s, s->board, sq, kind, side, 0),
+                              princess))
+                return 1;
+        }
+    }
+    return 0;
+}

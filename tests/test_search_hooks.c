@@ -1,7 +1,8 @@
 /*
  * test_search_hooks.c -- the two game hooks the searches lean on
  * (core/game.h): search_key, the transposition tables' key, and
- * wins_at_once, the solver's shortcut at the last ply of its bound.
+ * wins_at_once, the solver's shortcut at the last ply of its bound and
+ * ab's win-at-once check.
  *
  * search_key must be shared by states that play alike even where their
  * bytes differ, and must differ where a rule can tell them apart: the
@@ -9,6 +10,10 @@
  * differ), then make pairs that differ only in the repetition stretch,
  * the no-capture count or the ply. A key that left any of these out would
  * let the solver reuse a value across states the rules score apart.
+ *
+ * Jetan's wins_at_once is exact: over random games of three variants it
+ * must agree at every ply with the reference of tests/ref, which plays
+ * every legal move, and with playing every move of the engine.
  *
  * wins_at_once (Serbest's) is compared, wherever it answers, with the
  * naive reference of tests/ref, which plays every legal move and judges
@@ -31,6 +36,8 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "jetan.h"
+#include "jetan_ref.h"
 #include "rng.h"
 #include "serbest.h"
 #include "serbest_helpers.h"
@@ -305,6 +312,119 @@ static void test_wins_at_once_mates(void **state)
     assert_true(positions - mates >= 100);
 }
 
+/* ---- Jetan's wins_at_once -------------------------------------------- */
+
+/* Whether the Jetan move text (e.g. "e1e4", "a10^j10") ends on a square
+ * that holds a piece in the position text (ranks 10 to 1, '/' between). */
+static int lands_on_a_piece(const char *text, const char *move)
+{
+    const char *to = move + 1;
+    while (*to >= '0' && *to <= '9')
+        to++;
+    if (*to == '^')
+        to++;
+    int file = to[0] - 'a', rank = atoi(to + 1), r = 10, f = 0;
+    for (const char *c = text; *c && *c != ' '; c++) {
+        if (*c == '/') {
+            r--, f = 0;
+        } else if (*c >= '0' && *c <= '9') {
+            f += c[1] == '0' ? 10 : *c - '0';
+            c += c[1] == '0';
+        } else {
+            if (r == rank && f == file)
+                return 1;
+            f++;
+        }
+    }
+    return 0;
+}
+
+/* 1 if some legal move of the Jetan reference wins at once for the side to
+ * move in text: it takes the Princess, or the Chief with the Chief. */
+static int jetan_ref_wins_at_once(const char *text, const jetan_ref_params *p)
+{
+    static char moves[JETAN_REF_MAX_MOVES][8];
+    char after[128];
+    const char mover = strstr(text, " b ") ? 'b' : 'o';
+    int n = jetan_ref_moves(text, p, moves, JETAN_REF_MAX_MOVES);
+    assert_true(n >= 0);
+    for (int i = 0; i < n; i++) {
+        jetan_ref_result r;
+        /* RULES.md: only a capture ends a game with a winner; the reference
+         * judges each capture (what the move lands on) */
+        if (!lands_on_a_piece(text, moves[i]))
+            continue;
+        if (jetan_ref_play_listed(text, p, moves[i], after, sizeof after, &r))
+            fail_msg("%s: the reference cannot play %s", text, moves[i]);
+        if (r.over && r.winner == mover)
+            return 1;
+    }
+    return 0;
+}
+
+/* Random games of three variants, every ply compared with the reference
+ * and with game_mover_wins_at_once (the engine playing every move): from
+ * the start, and (every fourth game) from small armies, where the
+ * countdown runs from the first ply. Wins by the Chief alone must occur,
+ * and positions with and without a win in good numbers. */
+static void test_jetan_wins_at_once(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "jetan", "jetan(thoat_jumps=1)",
+        "jetan(princess_safe=1,princess_escape=off)"};
+    static const jetan_ref_params params[] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 2}};
+    const struct game *g = &jetan_game;
+    struct rng r;
+    rng_seed(&r, 20261203);
+    int positions = 0, wins = 0, chief_wins = 0, countdown = 0;
+    /* three pieces a side (so the countdown starts at once), the armies
+     * 1 to 5 ranks apart */
+    static const char *const small[] = {
+        "10/10/10/10/3fpc4/10/W3CP4/10/10/10 b Pp",
+        "10/10/3fpc4/10/10/10/W3CP4/10/10/10 o Pp",
+        "10/10/10/10/3fpc4/W3CP4/10/10/10/10 b -",
+        "10/3fpc4/10/10/10/10/W3CP4/10/10/10 o Pp"};
+    for (int game = 0; game < 96; game++) {
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        struct variant v;
+        char err[256];
+        int k = game % 3;
+        start(specs[k], &v, st);
+        if (game % 4 == 3
+            && g->from_text(st, &v, small[game / 4 % 4], err, sizeof err))
+            fail_msg("%s: %s", small[game / 4 % 4], err);
+        while (g->status(st).outcome == GAME_ONGOING) {
+            const struct jetan_state *s = (const void *)st;
+            char text[256];
+            assert_true(g->to_text(st, text, sizeof text) > 0);
+            int fast = g->wins_at_once(st);
+            int ref = jetan_ref_wins_at_once(text, &params[k]);
+            if (fast != ref || fast != game_mover_wins_at_once(g, st))
+                fail_msg("%s at %s: wins_at_once says %d, the reference %d",
+                         specs[k], text, fast, ref);
+            positions++;
+            wins += fast;
+            countdown += s->countdown == JETAN_CD_RUNNING;
+            /* a win by the Chief alone: no other piece reaches the Princess */
+            uint64_t at[2];
+            jetan_attacks(s, s->head.side, JETAN_NO_SQUARE, at);
+            int p = s->princess_sq[s->head.side ^ 1];
+            if (fast && (p == JETAN_NO_SQUARE || !((at[p / 64] >> p % 64) & 1)))
+                chief_wins++;
+            move_t m;
+            assert_true(game_random_move(g, st, &r, &m) > 0);
+            g->apply(st, m);
+        }
+    }
+    print_message("jetan wins_at_once: %d positions, %d with a win (%d by the "
+                  "Chief alone), %d in the countdown\n", positions, wins,
+                  chief_wins, countdown);
+    assert_true(wins >= 100 && positions - wins >= 1000);
+    assert_true(chief_wins >= 1);
+    assert_true(countdown >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_key_counters),
         cmocka_unit_test(test_wins_at_once),
         cmocka_unit_test(test_wins_at_once_mates),
+        cmocka_unit_test(test_jetan_wins_at_once),
     };
     return cmocka_run_group_tests_name("search_hooks", tests, NULL, NULL);
 }

@@ -26,7 +26,9 @@
  * are played only where it cannot tell, or to find the winning move. Quiescence stands pat except after a forcing
  * move (the opponent threatens to win at once): then every reply is
  * searched, and after each the threatening side looks for its winning
- * move. A quiet win that the opponent's quiet move allowed is not seen
+ * move; where the evaluation can tell which replies leave the threat
+ * standing (eval.h's threat_replies), those are scored as the loss they
+ * are, unplayed. A quiet win that the opponent's quiet move allowed is not seen
  * past the horizon.
  */
 #include "ab.h"
@@ -405,11 +407,27 @@ static int qsearch(struct ab *a, int ply, int qply, int alpha, int beta,
         if (best > alpha)
             alpha = best;
     }
+    /* replies to a threat that leave it standing lose two plies on (as
+     * the Q_CASH child would find, with a ply left to cash it) */
+    unsigned char *parry = NULL, may_parry[GAME_MAX_MOVES];
+    if (mode == Q_EVADE && ply + 2 < a->plies && a->e->threat_replies
+        && a->e->threat_replies(st, mv, n, may_parry)) {
+        parry = may_parry;
+        for (int i = 0; i < n && best == -INF; i++)
+            if (!parry[i])
+                best = -(AB_WIN - (ply + 2));
+        if (best >= beta)
+            return best;
+        if (best > alpha)
+            alpha = best;
+    }
     /* keep the moves quiescence plays, captures by value first */
     int kept = 0;
     enum qmode child_mode[GAME_MAX_MOVES];
     for (int i = 0; i < n; i++) {
         enum qmode cm;
+        if (parry && !parry[i])
+            continue;
         int cap = a->e->capture_value(st, mv[i]);
         if (!q_child_mode(a, st, mv[i], cap, mode, qply, &cm))
             continue;
@@ -760,7 +778,8 @@ void ab_last_search(const struct agent *ag, struct ab_info *out)
 /* Behaviour version 3: the win-at-once checks ask the game's hook first
  * and count one node for it, where version 2 played every move (a node
  * each), so a `nodes` budget buys a deeper search in Jetan and Serbest
- * and the same spec and seed may choose other moves. */
+ * and the same spec and seed may choose other moves. Version 4: replies
+ * to a threat that threat_replies rules out are not played (Jetan). */
 const struct agent_kind ab_kind = {
     "ab", "iterative-deepening alpha-beta (PVS, table, quiescence)",
-    ab_params, P_COUNT, ab_create, ab_choose, NULL, ab_destroy, 3, 1};
+    ab_params, P_COUNT, ab_create, ab_choose, NULL, ab_destroy, 4, 1};

@@ -43,6 +43,16 @@ struct game_eval {
      * tafl: the king with an open line to an escape square, or one
      * attacker short of its capture). Quiescence searches these too. */
     int (*is_forcing)(const void *st, move_t m);
+    /* Where the side not to move threatens to win at once (Jetan: it
+     * attacks the Princess), sets keep[i] to 1 for each of the n legal
+     * moves mv[i] of st that may stop the threat and to 0 for each after
+     * which the game goes on and the opponent wins at once; returns 1.
+     * Returns 0, keep unset, where it cannot tell (no such threat, or a
+     * move might end the game otherwise): every move may then matter.
+     * NULL: always 0. Quiescence's replies to a forcing move skip the
+     * moves it rules out. */
+    int (*threat_replies)(const void *st, const move_t *mv, int n,
+                          unsigned char *keep);
 };
 
 /* The evaluation of game g; every game has one. */

@@ -412,7 +412,38 @@ static int jetan_is_forcing(const void *st, move_t m)
            && !attackers_of(s, s->board, empty, ours, target, 1, 1, &unused);
 }
 
+/* The replies to an attack on the mover's Princess that may save her:
+ * a capture (of the attacker, or one that ends the game), a Princess move
+ * (her escape included) to a square the enemy does not attack once she
+ * has left hers, or a move onto a square within 2 of her, where it may
+ * block a path (every path of 2 or 3 steps ends with steps inside that
+ * box; Panthans, Fliers and jumping Thoats cannot be blocked). Any
+ * other move leaves the attack as it is: Jetan has no check and no rule
+ * against leaving her attacked, and the attacker's capture, a legal move,
+ * keeps the opponent from having none. Such a move could still end the
+ * game by the countdown or the ply cap, so with either one ply from its
+ * end this cannot tell. */
+static int jetan_threat_replies(const void *st, const move_t *mv, int n,
+                                unsigned char *keep)
+{
+    const struct jetan_state *s = st;
+    const int us = s->head.side, princess = s->princess_sq[us];
+    if (princess == JETAN_NO_SQUARE
+        || (s->countdown == JETAN_CD_RUNNING && s->countdown_left <= 1)
+        || (s->max_plies && s->ply + 1 >= s->max_plies)
+        || !sq_in(attacks(s, us ^ 1, JETAN_NO_SQUARE), princess))
+        return 0;
+    const sqset near = box(princess, 2);
+    const sqset unsafe = attacks(s, us ^ 1, princess);
+    for (int i = 0; i < n; i++) {
+        const int from = JETAN_FROM(mv[i]), to = JETAN_TO(mv[i]);
+        keep[i] = from == princess ? !sq_in(unsafe, to)
+                                   : s->board[to] || sq_in(near, to);
+    }
+    return 1;
+}
 
-const struct game_eval jetan_eval = {&jetan_game, jetan_weights, F_COUNT,
-                                     jetan_features, jetan_capture_value,
-                                     jetan_is_forcing};
+const struct game_eval jetan_eval = {
+    &jetan_game,          jetan_weights,       F_COUNT,
+    jetan_features,       jetan_capture_value, jetan_is_forcing,
+    jetan_threat_replies};

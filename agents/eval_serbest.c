@@ -514,4 +514,4 @@ static int serbest_is_forcing(const void *st, move_t m)
 
 const struct game_eval serbest_eval = {&serbest_game, serbest_weights, F_COUNT,
                                        serbest_features, serbest_capture_value,
-                                       serbest_is_forcing};
+                                       serbest_is_forcing, NULL};

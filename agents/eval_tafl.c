@@ -556,4 +556,4 @@ static int tafl_is_forcing(const void *st, move_t m)
 
 const struct game_eval tafl_eval = {&tafl_game, tafl_weights, F_COUNT,
                                     tafl_features, tafl_capture_value,
-                                    tafl_is_forcing};
+                                    tafl_is_forcing, NULL};

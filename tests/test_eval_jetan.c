@@ -401,6 +401,7 @@ static int points_of(const struct jetan_state *st, int side)
 
 struct seen {
     int attacked, draws, forcing;
+    int threats, ruled_out, saving; /* threat_replies */
 };
 
 /* The features that ask which piece attacks a square, and is_forcing,
@@ -460,7 +461,7 @@ static void test_against_moves(void **state)
 {
     (void)state;
     const char *variants[] = {"jetan", "jetan(thoat_jumps=1)"};
-    struct seen seen = {0, 0, 0};
+    struct seen seen = {0};
     struct rng rng;
     rng_seed(&rng, 20261201);
     for (int vi = 0; vi < 2; vi++) {
@@ -484,6 +485,115 @@ static void test_against_moves(void **state)
     assert_true(seen.forcing >= 50);
 }
 
+/* threat_replies' contract on st: where it answers, every move it rules
+ * out leaves the game going with the opponent to win at once (the engine
+ * plays each move, and game_mover_wins_at_once plays every reply). */
+static void check_threat_replies(const struct jetan_state *st,
+                                 struct seen *seen)
+{
+    move_t moves[GAME_MAX_MOVES];
+    unsigned char keep[GAME_MAX_MOVES];
+    const int n = jetan_game.legal_moves(st, moves);
+    if (!jetan()->threat_replies(st, moves, n, keep))
+        return;
+    seen->threats++;
+    for (int i = 0; i < n; i++) {
+        struct jetan_state after;
+        memcpy(&after, st, sizeof after);
+        jetan_game.apply(&after, moves[i]);
+        const int loses = after.head.outcome == GAME_ONGOING
+                          && game_mover_wins_at_once(&jetan_game, &after);
+        if (!keep[i] && !loses) {
+            char text[256], move[16];
+            jetan_game.to_text(st, text, sizeof text);
+            jetan_game.move_to_text(st, moves[i], move, sizeof move);
+            fail_msg("threat_replies(%s) rules out %s, which saves", text,
+                     move);
+        }
+        seen->ruled_out += !keep[i];
+        seen->saving += !loses;
+    }
+}
+
+/* A Dwar on e8 attacks the Princess on e5 down the file (e7, e6 empty),
+ * with three pieces a side, so the countdown runs. On an open board a
+ * Dwar reaches its 4 orthogonal neighbours, (+-2,+-1), (+-1,+-2),
+ * (+-3,0) and (0,+-3): from e8 that is e5 and d6, not d5. The Panthan's
+ * moves (j3, i3, i2) are ruled out; the Princess's move to d5 (which no
+ * Orange piece reaches) is kept, hers to d6 is not; the Chief's move onto
+ * e7 (by d5, d6) blocks the file and is kept. With the countdown's last
+ * ply or the ply cap next, any move may end the game in a draw: it cannot
+ * tell. Without the attack (the Dwar on j8): no threat. */
+static void test_threat_replies(void **state)
+{
+    (void)state;
+    static const char *const pieces = "P:e5 C:e4 N:j2 d:e8 c:j10 p:a10";
+    struct jetan_state st;
+    move_t moves[GAME_MAX_MOVES];
+    unsigned char keep[GAME_MAX_MOVES];
+    jetan_setup(&st, "jetan", pieces, "b - 5");
+    int n = jetan_game.legal_moves(&st, moves);
+    assert_int_equal(jetan()->threat_replies(&st, moves, n, keep), 1);
+    static const struct {
+        const char *move;
+        int kept;
+    } cases[] = {{"j2j3", 0}, {"j2i3", 0}, {"j2i2", 0}, {"e5d5", 1},
+                 {"e5d6", 0}, {"e4e7", 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        move_t m;
+        assert_int_equal(game_parse_move(&jetan_game, &st, cases[c].move, &m,
+                                         NULL, 0), 0);
+        int i = 0;
+        while (moves[i] != m)
+            i++;
+        if (keep[i] != cases[c].kept)
+            fail_msg("%s kept %d, not %d", cases[c].move, keep[i],
+                     cases[c].kept);
+    }
+    jetan_setup(&st, "jetan", pieces, "b - 1");
+    n = jetan_game.legal_moves(&st, moves);
+    assert_int_equal(jetan()->threat_replies(&st, moves, n, keep), 0);
+    jetan_setup(&st, "jetan(max_plies=30)", pieces, "b - 5 29");
+    n = jetan_game.legal_moves(&st, moves);
+    assert_int_equal(jetan()->threat_replies(&st, moves, n, keep), 0);
+    jetan_setup(&st, "jetan", "P:e5 C:e4 N:j2 d:j8 c:j10 p:a10", "b - 5");
+    n = jetan_game.legal_moves(&st, moves);
+    assert_int_equal(jetan()->threat_replies(&st, moves, n, keep), 0);
+}
+
+/* threat_replies against the engine on random games of three variants:
+ * threats must have been met, moves ruled out in good numbers, and moves
+ * that save (so the check above has both sides to tell apart). */
+static void test_threat_replies_random(void **state)
+{
+    (void)state;
+    const char *variants[] = {"jetan", "jetan(thoat_jumps=1)",
+                              "jetan(princess_escape=safe)"};
+    struct seen seen = {0};
+    struct rng rng;
+    rng_seed(&rng, 20261203);
+    for (int vi = 0; vi < 3; vi++) {
+        struct variant v;
+        char err[256];
+        assert_int_equal(variant_parse(variants[vi], &v, err, sizeof err), 0);
+        for (int game = 0; game < 30; game++) {
+            struct jetan_state st;
+            jetan_game.init(&st, &v);
+            while (st.head.outcome == GAME_ONGOING) {
+                check_threat_replies(&st, &seen);
+                move_t moves[GAME_MAX_MOVES];
+                int n = jetan_game.legal_moves(&st, moves);
+                jetan_game.apply(&st, moves[rng_below(&rng, (uint32_t)n)]);
+            }
+        }
+    }
+    print_message("threat_replies: %d threats, %d moves ruled out, %d "
+                  "saving\n", seen.threats, seen.ruled_out, seen.saving);
+    assert_true(seen.threats >= 100);
+    assert_true(seen.ruled_out >= 2000);
+    assert_true(seen.saving >= 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -500,6 +610,8 @@ int main(void)
         cmocka_unit_test(test_capture_value),
         cmocka_unit_test(test_is_forcing),
         cmocka_unit_test(test_against_moves),
+        cmocka_unit_test(test_threat_replies),
+        cmocka_unit_test(test_threat_replies_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -257,7 +257,10 @@ static void test_split_matches_whole(void **state)
         make_dir(dir, sizeof dir);
         struct split_outcome out;
         struct split_join j;
-        run_split(p, dir, 0, 1, 2, &out);
+        /* one thread where a part wins: with two, the part beside the
+         * first win may win too before the stop reaches it, so how many
+         * win files there are would depend on the timing */
+        run_split(p, dir, 0, 1, p->answer == SOLVER_WIN ? 1 : 2, &out);
         assert_int_equal(out.parts, v.game->legal_moves(st, (move_t[GAME_MAX_MOVES]){0}));
         join(dir, &j);
         assert_int_equal(j.answer, p->answer);

@@ -23,13 +23,14 @@
  * move that won last at the same ply tried first); one found is the exact
  * value, as no win is faster. The game's wins_at_once hook answers first
  * where it can (one node instead of a position made per move); the moves
- * are played only where it cannot tell, or to find the winning move. Quiescence stands pat except after a forcing
- * move (the opponent threatens to win at once): then every reply is
- * searched, and after each the threatening side looks for its winning
- * move; where the evaluation can tell which replies leave the threat
- * standing (eval.h's threat_replies), those are scored as the loss they
- * are, unplayed. A quiet win that the opponent's quiet move allowed is not seen
- * past the horizon.
+ * are played only where it cannot tell, or to find the winning move.
+ * Quiescence stands pat except after a forcing move (the opponent
+ * threatens to win at once): then every reply is searched, and after each
+ * the threatening side looks for its winning move; where the evaluation
+ * can tell which replies leave the threat standing (eval.h's
+ * threat_replies), those are scored as the loss they are, unplayed. A
+ * quiet win that the opponent's quiet move allowed is not seen past the
+ * horizon.
  */
 #include "ab.h"
 

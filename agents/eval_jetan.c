@@ -430,11 +430,14 @@ static int jetan_threat_replies(const void *st, const move_t *mv, int n,
     const int us = s->head.side, princess = s->princess_sq[us];
     if (princess == JETAN_NO_SQUARE
         || (s->countdown == JETAN_CD_RUNNING && s->countdown_left <= 1)
-        || (s->max_plies && s->ply + 1 >= s->max_plies)
-        || !sq_in(attacks(s, us ^ 1, JETAN_NO_SQUARE), princess))
+        || (s->max_plies && s->ply + 1 >= s->max_plies))
+        return 0;
+    /* her square is never on a path to itself, so whether it is attacked
+     * is the same with her taken off it: one set serves both questions */
+    const sqset unsafe = attacks(s, us ^ 1, princess);
+    if (!sq_in(unsafe, princess))
         return 0;
     const sqset near = box(princess, 2);
-    const sqset unsafe = attacks(s, us ^ 1, princess);
     for (int i = 0; i < n; i++) {
         const int from = JETAN_FROM(mv[i]), to = JETAN_TO(mv[i]);
         keep[i] = from == princess ? !sq_in(unsafe, to)

@@ -397,8 +397,8 @@ fail:
 }
 
 /* Refuses shard k of n under `deal` when an earlier run of the sweep
- * (s->name, s->seed) here played that shard under another deal. Runs inside
- * store_begin_run's transaction, before it writes the sweep or its cells, so
+ * (s->name, s->seed) here played that shard under another deal. Runs in
+ * store_begin_shard_run's transaction, before it writes the sweep or cells, so
  * a refused run leaves no row changed. Returns 0, or -1 with a message. */
 static int check_shard_deal(struct store *st, const struct sweep *s,
                             const struct store_shard *shard, char *err,

@@ -67,16 +67,18 @@ static uint64_t countdown_key(int state, int left)
 
 /* ---- board bookkeeping ---------------------------------------------- */
 
-static void toggle_occupancy(struct jetan_state *s, int side, int sq)
+static void toggle_occupancy(struct jetan_state *s, int side, int kind,
+                             int sq)
 {
     s->occ[side][sq >> 6] ^= 1ULL << (sq & 63);
+    s->kind_occ[side][kind][sq >> 6] ^= 1ULL << (sq & 63);
 }
 
 static void put_piece(struct jetan_state *s, int piece, int sq)
 {
     const int side = JETAN_SIDE_OF(piece), kind = JETAN_KIND_OF(piece);
     s->board[sq] = (uint8_t)piece;
-    toggle_occupancy(s, side, sq);
+    toggle_occupancy(s, side, kind, sq);
     s->head.hash ^= piece_key(piece, sq);
     s->count[side]++;
     s->kind_count[side][kind]++;
@@ -91,7 +93,7 @@ static void remove_piece(struct jetan_state *s, int sq)
     const int piece = s->board[sq];
     const int side = JETAN_SIDE_OF(piece), kind = JETAN_KIND_OF(piece);
     s->board[sq] = 0;
-    toggle_occupancy(s, side, sq);
+    toggle_occupancy(s, side, kind, sq);
     s->head.hash ^= piece_key(piece, sq);
     s->count[side]--;
     s->kind_count[side][kind]--;
@@ -107,8 +109,8 @@ static void move_piece(struct jetan_state *s, int from, int to)
     const int side = JETAN_SIDE_OF(piece), kind = JETAN_KIND_OF(piece);
     s->board[to] = (uint8_t)piece;
     s->board[from] = 0;
-    toggle_occupancy(s, side, from);
-    toggle_occupancy(s, side, to);
+    toggle_occupancy(s, side, kind, from);
+    toggle_occupancy(s, side, kind, to);
     s->head.hash ^= piece_key(piece, from) ^ piece_key(piece, to);
     if (kind == JETAN_PRINCESS)
         s->princess_sq[side] = (uint8_t)to;
@@ -431,6 +433,8 @@ static int jetan_state_ok(const void *st)
     const struct jetan_state *s = st;
     uint64_t h = s->head.side ? zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX) : 0;
     uint64_t occ[2][2] = {{0, 0}, {0, 0}};
+    uint64_t kind_occ[2][JETAN_KINDS][2];
+    memset(kind_occ, 0, sizeof kind_occ);
     int count[2] = {0, 0}, kinds[2][JETAN_KINDS];
     int royal[2][2] = {{JETAN_NO_SQUARE, JETAN_NO_SQUARE},
                        {JETAN_NO_SQUARE, JETAN_NO_SQUARE}};
@@ -444,6 +448,7 @@ static int jetan_state_ok(const void *st)
         int side = JETAN_SIDE_OF(p), kind = JETAN_KIND_OF(p);
         h ^= piece_key(p, sq);
         occ[side][sq >> 6] |= 1ULL << (sq & 63);
+        kind_occ[side][kind][sq >> 6] |= 1ULL << (sq & 63);
         count[side]++;
         kinds[side][kind]++;
         if (kind == JETAN_CHIEF || kind == JETAN_PRINCESS)
@@ -462,6 +467,8 @@ static int jetan_state_ok(const void *st)
             if (kinds[side][k] != s->kind_count[side][k])
                 return 0;
     }
+    if (memcmp(kind_occ, s->kind_occ, sizeof kind_occ) != 0)
+        return 0;
     h ^= countdown_key(s->countdown, s->countdown_left);
     if (s->countdown != JETAN_CD_NONE && (count[0] > 3 || count[1] > 3))
         return 0;

@@ -4,7 +4,8 @@
  * Board: 100 squares, index = rank * 10 + file, rank and file from 0 at a1
  * (Black's side is rank 1). A byte per square holds the piece, and per side
  * a 100-bit occupancy set (two 64-bit words, squares 0..63 and 64..99)
- * lets the generator mask destinations with a few bit operations. Move
+ * lets the generator mask destinations with a few bit operations; a set per
+ * side and kind lets it visit the pieces kind by kind. Move
  * generation (jetan_moves.c) looks up precomputed destination sets per
  * piece kind and square, which a build-time program writes (see
  * jetan_tables_gen.c).
@@ -76,6 +77,7 @@ enum { JETAN_CD_NONE = 0, JETAN_CD_DECLINED, JETAN_CD_RUNNING };
 struct jetan_state {
     struct game_head head; /* hash, side to move, first (seat 0), result */
     uint64_t occ[2][2]; /* per side: squares 0..63, 64..99 */
+    uint64_t kind_occ[2][JETAN_KINDS][2]; /* per side and kind, as occ */
     uint8_t board[JETAN_SQUARES];
     uint8_t count[2]; /* pieces per side */
     uint8_t kind_count[2][JETAN_KINDS];

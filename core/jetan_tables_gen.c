@@ -13,7 +13,9 @@
  *    destinations reached through it, open when s1 is empty;
  *  - for 3-step walkers (Dwar, Chief), per first square s1 and second
  *    square s2, the destinations reached through both, open when both are
- *    empty.
+ *    empty;
+ *  - the squares one king, orthogonal or diagonal step away, from which
+ *    the generator also grows the walkers' reach a step at a time.
  * Computing the tables at build time keeps core/ free of start-up code and
  * of globals that change: the tables are `static const`.
  *
@@ -74,6 +76,9 @@ static const struct piece_steps PADWAR = {1, 2, {{DIAG, DIAG}}};
 static const struct piece_steps DWAR = {1, 3, {{ORTH, ORTH, ORTH}}};
 static const struct piece_steps FLIER = {1, 3, {{DIAG, DIAG, DIAG}}};
 static const struct piece_steps ROYAL = {1, 3, {{ANY, ANY, ANY}}};
+static const struct piece_steps KING_STEP = {1, 1, {{ANY}}};
+static const struct piece_steps ORTH_STEP = {1, 1, {{ORTH}}};
+static const struct piece_steps DIAG_STEP = {1, 1, {{DIAG}}};
 
 /* Adds to *out every square that ends a path of steps seq[k..len) from
  * path[k], none of them entering a square already in path[0..k]. */
@@ -317,6 +322,9 @@ int main(int argc, char **argv)
     print_jump_table(f, "jt_flier", &FLIER);
     print_jump_table(f, "jt_princess", &ROYAL);
     print_jump_table(f, "jt_thoat_jump", &THOAT);
+    print_jump_table(f, "jt_king_step", &KING_STEP);
+    print_jump_table(f, "jt_orth_step", &ORTH_STEP);
+    print_jump_table(f, "jt_diag_step", &DIAG_STEP);
     print_walk2(f, "jt_thoat", &THOAT);
     print_walk2(f, "jt_warrior", &WARRIOR);
     print_walk2(f, "jt_padwar", &PADWAR);

@@ -10,7 +10,10 @@
  *    enumerating every step path literally) on at least 100,000 positions
  *    of random games under each parameter setting the reference knows:
  *    defaults, thoat_jumps=1, princess_escape=off, princess_escape=safe,
- *    princess_safe=1.
+ *    princess_safe=1; random_move (which grows the walkers' reach as sets
+ *    of squares, where legal_moves reads path tables) and has_move too;
+ *  - the same on 4,000 crowded random boards, where walkers are blocked
+ *    in every way.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,6 +145,42 @@ static int cmp_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether key is in the sorted keys[0..n). */
+static int has_key(const uint64_t *keys, int n, uint64_t key)
+{
+    return bsearch(&key, keys, (size_t)n, sizeof *keys, cmp_key) != NULL;
+}
+
+/* random_move and has_move of st (read from text) against the
+ * reference's sorted moves ref_keys[0..nr): random_move counts nr moves
+ * and, over `draws` draws from seed, draws only moves of the list (it
+ * counts walkers' moves by growing sets of squares, legal_moves by
+ * tables: two ways); has_move says whether nr > 0. */
+static void check_random_move(const struct jetan_state *st,
+                              const uint64_t *ref_keys, int nr,
+                              const char *text, uint64_t seed, int draws)
+{
+    if (jetan_has_move(st) != (nr > 0))
+        fail_msg("%s: has_move %d, the reference has %d moves", text,
+                 jetan_has_move(st), nr);
+    struct rng r;
+    rng_seed(&r, seed);
+    for (int i = 0; i < draws; i++) {
+        move_t m = 0;
+        int n = jetan_game.random_move(st, &r, &m);
+        if (n != (st->head.outcome == GAME_ONGOING ? nr : 0))
+            fail_msg("%s: random_move counts %d moves, the reference %d",
+                     text, n, nr);
+        if (n == 0)
+            return;
+        char mt[8];
+        jetan_game.move_to_text(st, m, mt, sizeof mt);
+        if (!has_key(ref_keys, nr, text_key(mt)))
+            fail_msg("%s: random_move drew %s, not in the reference's list",
+                     text, mt);
+    }
+}
+
 /* The first three fields (board, side, escapes) of a position text. */
 static void three_fields(const char *text, char *out, size_t n)
 {
@@ -235,6 +274,7 @@ static int differential_game(const struct variant *v,
             fail_msg("%s: fast has %d moves, reference %d; first "
                      "difference: fast %s, reference %s", text, nf, nr, a, b);
         }
+        check_random_move(&fresh, ref_keys, nr, text, seed + positions, 1);
         positions++;
         /* Play a random move on the fresh copy and compare the results. */
         char mt[9];
@@ -314,6 +354,75 @@ static void test_reference_endings(void **state)
     assert_int_equal(results[REASON_NO_MOVES], 1);
 }
 
+/* Random crowded boards: up to 20 pieces a side of random kinds (one
+ * Chief and one Princess each) packed into a random box of 4x4 to 10x10
+ * squares, where walkers are blocked in every way: legal_moves,
+ * random_move and has_move against the reference. (A side with no move
+ * at all is test_reference_endings' case.) */
+static void test_crowded_boards_against_reference(void **state)
+{
+    (void)state;
+    static const char kinds[] = "CPFDAWTN";
+    static char ref[JETAN_REF_MAX_MOVES][8];
+    uint64_t fast_keys[GAME_MAX_MOVES], ref_keys[JETAN_REF_MAX_MOVES];
+    const jetan_ref_params p = {0, 0, 0};
+    struct variant v;
+    assert_int_equal(variant_parse("jetan", &v, NULL, 0), 0);
+    struct rng r;
+    rng_seed(&r, 77);
+    long moves_seen = 0;
+    const int positions = 4000;
+    for (int pos = 0; pos < positions; pos++) {
+        char grid[100];
+        memset(grid, '.', sizeof grid);
+        const int box = 4 + (int)rng_below(&r, 7);
+        const int f0 = (int)rng_below(&r, (uint32_t)(11 - box));
+        const int r0 = (int)rng_below(&r, (uint32_t)(11 - box));
+        for (int side = 0; side < 2; side++) {
+            int n = 2 + (int)rng_below(&r, JETAN_MAX_PIECES - 1);
+            for (int i = 0; i < n; i++) {
+                int sq;
+                do
+                    sq = (r0 + (int)rng_below(&r, (uint32_t)box)) * 10 + f0
+                         + (int)rng_below(&r, (uint32_t)box);
+                while (grid[sq] != '.' && i < 2); /* the royals first */
+                if (grid[sq] != '.')
+                    continue;
+                char c = i < 2 ? kinds[i] : kinds[2 + rng_below(&r, 6)];
+                grid[sq] = side ? (char)(c - 'A' + 'a') : c;
+            }
+        }
+        char pieces[600] = "", text[200], err[256];
+        size_t len = 0;
+        for (int sq = 0; sq < 100; sq++)
+            if (grid[sq] != '.')
+                len += (size_t)sprintf(pieces + len, "%c:%c%d ", grid[sq],
+                                       'a' + sq % 10, sq / 10 + 1);
+        jetan_fen(pieces, pos % 2 ? "o Pp" : "b -", text);
+        struct jetan_state st;
+        if (jetan_game.from_text(&st, &v, text, err, sizeof err) != 0)
+            fail_msg("%s: %s", text, err);
+        int nr = jetan_ref_moves(text, &p, ref, JETAN_REF_MAX_MOVES);
+        for (int i = 0; i < nr; i++)
+            ref_keys[i] = text_key(ref[i]);
+        move_t moves[GAME_MAX_MOVES];
+        int nf = jetan_game.legal_moves(&st, moves);
+        for (int i = 0; i < nf; i++) {
+            char mt[8];
+            jetan_game.move_to_text(&st, moves[i], mt, sizeof mt);
+            fast_keys[i] = text_key(mt);
+        }
+        qsort(fast_keys, (size_t)nf, sizeof *fast_keys, cmp_key);
+        if (nf != nr || memcmp(fast_keys, ref_keys, sizeof *ref_keys
+                                                    * (size_t)nr) != 0)
+            fail_msg("%s: fast has %d moves, the reference %d", text, nf, nr);
+        check_random_move(&st, ref_keys, nr, text, (uint64_t)pos, 20);
+        moves_seen += nr;
+    }
+    print_message("crowded boards: %d positions agree (%.1f moves on "
+                  "average)\n", positions, (double)moves_seen / positions);
+}
+
 static void test_differential_against_reference(void **state)
 {
     (void)state;
@@ -359,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_random_games_consistent),
         cmocka_unit_test(test_reference_endings),
         cmocka_unit_test(test_differential_against_reference),
+        cmocka_unit_test(test_crowded_boards_against_reference),
     };
     return cmocka_run_group_tests_name("jetan_games", tests, NULL, NULL);
 }

@@ -145,6 +145,20 @@ static int cmp_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The legal moves of st as text keys, sorted; returns how many. */
+static int sorted_move_keys(const struct jetan_state *st, uint64_t *keys)
+{
+    move_t moves[GAME_MAX_MOVES];
+    int n = jetan_game.legal_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        char mt[8];
+        jetan_game.move_to_text(st, moves[i], mt, sizeof mt);
+        keys[i] = text_key(mt);
+    }
+    qsort(keys, (size_t)n, sizeof *keys, cmp_key);
+    return n;
+}
+
 /* Whether key is in the sorted keys[0..n). */
 static int has_key(const uint64_t *keys, int n, uint64_t key)
 {
@@ -250,14 +264,7 @@ static int differential_game(const struct variant *v,
         struct jetan_state fresh;
         if (jetan_game.from_text(&fresh, v, text, err, sizeof err) != 0)
             fail_msg("%s: %s", text, err);
-        move_t moves[GAME_MAX_MOVES];
-        int nf = jetan_game.legal_moves(&fresh, moves);
-        for (int i = 0; i < nf; i++) {
-            char mt[8];
-            jetan_game.move_to_text(&fresh, moves[i], mt, sizeof mt);
-            fast_keys[i] = text_key(mt);
-        }
-        qsort(fast_keys, (size_t)nf, sizeof *fast_keys, cmp_key);
+        int nf = sorted_move_keys(&fresh, fast_keys);
         int nr = jetan_ref_moves(text, p, ref, JETAN_REF_MAX_MOVES);
         for (int i = 0; i < nr; i++)
             ref_keys[i] = text_key(ref[i]);
@@ -405,14 +412,7 @@ static void test_crowded_boards_against_reference(void **state)
         int nr = jetan_ref_moves(text, &p, ref, JETAN_REF_MAX_MOVES);
         for (int i = 0; i < nr; i++)
             ref_keys[i] = text_key(ref[i]);
-        move_t moves[GAME_MAX_MOVES];
-        int nf = jetan_game.legal_moves(&st, moves);
-        for (int i = 0; i < nf; i++) {
-            char mt[8];
-            jetan_game.move_to_text(&st, moves[i], mt, sizeof mt);
-            fast_keys[i] = text_key(mt);
-        }
-        qsort(fast_keys, (size_t)nf, sizeof *fast_keys, cmp_key);
+        int nf = sorted_move_keys(&st, fast_keys);
         if (nf != nr || memcmp(fast_keys, ref_keys, sizeof *ref_keys
                                                     * (size_t)nr) != 0)
             fail_msg("%s: fast has %d moves, the reference %d", text, nf, nr);

@@ -293,6 +293,14 @@ static void test_no_moves(void **state)
                 "a:f8 w:g8 w:h8 t:i8 t:j8 n:f7 n:g7 n:h7 n:i7 n:j7",
                 "b p");
     expect_status(&st, GAME_DRAW, REASON_NO_MOVES);
+    /* The same with the colours and ranks swapped: Orange's Panthan on
+     * j1 moves toward rank 1 (has_move steps all Panthans at once, each
+     * side its own way). */
+    jetan_setup(&st, "jetan",
+                "p:i1 n:j1 c:j2 C:f1 P:g1 F:h1 F:f2 D:g2 D:h2 A:i2 "
+                "A:f3 W:g3 W:h3 T:i3 T:j3 N:f4 N:g4 N:h4 N:i4 N:j4",
+                "o P");
+    expect_status(&st, GAME_DRAW, REASON_NO_MOVES);
 }
 
 static void test_max_plies(void **state)

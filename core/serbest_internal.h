@@ -15,17 +15,19 @@
 extern const int serbest_knight_jumps[8];
 extern const int serbest_pawn_captures[2][4];
 
-/* Where one colour's pieces can attack from, coarsely: lines[0] has a
- * bit per rank (from 0) that holds one of its rooks or queens, lines[1]
- * per file; lines[2] a bit per diagonal (file - rank + 9) that holds one
- * of its bishops or queens, lines[3] per anti-diagonal (file + rank).
- * Then whether it has a knight or a pawn (either kind) on the board, and
- * its king's square (0 in hand). A ray that finds a slider lies on the
+/* Where one colour's pieces can attack from, seen from the other
+ * colour's king: lines[0] has a bit per rank (from 0) that holds one of
+ * its rooks or queens, lines[1] per file; lines[2] a bit per diagonal
+ * (file - rank + 9) that holds one of its bishops or queens, lines[3]
+ * per anti-diagonal (file + rank). A ray that finds a slider lies on the
  * slider's line, so the searches for checks, pins and attacks on the
- * king's steps walk only the rays along lines that hold one. */
+ * king's steps walk only the rays along lines that hold one. `near` says
+ * what its king, knights and pawns attack around the other king: bit i
+ * the square of the king's step i (serbest_moves.c's king_steps order),
+ * bit 8 the king's own square (serbest_tables_gen.c). */
 struct attackers {
     uint32_t lines[4];
-    int knights, pawns, king;
+    unsigned near;
 };
 
 struct king_safety {
@@ -54,7 +56,8 @@ int serbest_king_moves(const struct serbest_state *s,
                        move_t *out);
 
 /* The legal moves of the non-king piece on `from`, given the checks and
- * pins found from the king on ksq (0 if the king is in hand). */
+ * pins found from the king on ksq (0 if the king is in hand), written
+ * into out; returns how many. It may write one slot past them. */
 int serbest_legal_piece_moves(const struct serbest_state *s,
                               const struct king_safety *ks, int ksq,
                               int from, move_t *out);

@@ -13,8 +13,8 @@
 #                apply at every inner node (the leaves are counted, not
 #                applied), tafl and jetan to depth 4, serbest to 3; its
 #                time is the run's wall time less that of `perft GAME 1`
-#                just before (the process's start, some 10 ms, a third of
-#                a run of `perft tafl 4`)
+#                just before (the process's start, some 4-6 ms against
+#                40-55 ms for a run of `perft tafl 4`)
 # and whether the playout signatures agree (they change only when a game's
 # behaviour does). A figure the old build does not print is "n/a".
 # Usage: scripts/bench-compare.sh OLD_REV NEW_REV [ROUNDS] [SECONDS]

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tables_gen.h"
+
 #define N 10
 #define SQUARES (N * N)
 
@@ -306,15 +308,9 @@ static void print_walk3(FILE *f, const char *type, const char *name,
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: jetan_tables_gen OUTPUT_FILE\n");
-        return 2;
-    }
-    FILE *f = fopen(argv[1], "w");
-    if (!f) {
-        perror(argv[1]);
+    FILE *f = tables_gen_open(argc, argv, "jetan_tables_gen");
+    if (!f)
         return 1;
-    }
     fprintf(f, "/* jetan_tables.inc -- written by jetan_tables_gen at build "
                "time; do not edit.\n * Squares are rank * 10 + file; see "
                "core/jetan_tables_gen.c. */\n\n");
@@ -330,9 +326,5 @@ int main(int argc, char **argv)
     print_walk2(f, "jt_padwar", &PADWAR);
     print_walk3(f, "jt_walk3_dwar", "jt_dwar", &DWAR, 4, 3);
     print_walk3(f, "jt_walk3_chief", "jt_chief", &ROYAL, 8, 7);
-    if (fclose(f) != 0) {
-        perror(argv[1]);
-        return 1;
-    }
-    return 0;
+    return tables_gen_close(f, argv[1]);
 }

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 
 #include "serbest.h"
+#include "tables_gen.h"
 
 /* The king's steps as (file, rank) offsets, in king_steps' order. */
 static const int step_dx[8] = {0, 0, 1, -1, 1, -1, 1, -1};
@@ -70,15 +71,9 @@ static unsigned near_mask(int colour, int kind, int dx, int dy)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: serbest_tables_gen OUTPUT_FILE\n");
-        return 2;
-    }
-    FILE *f = fopen(argv[1], "w");
-    if (!f) {
-        perror(argv[1]);
+    FILE *f = tables_gen_open(argc, argv, "serbest_tables_gen");
+    if (!f)
         return 1;
-    }
     fprintf(f, "/* Written by core/serbest_tables_gen.c at build time; "
                "see there. */\n"
                "static const uint16_t serbest_near_attacks[2][SERBEST_KINDS]"
@@ -98,9 +93,5 @@ int main(int argc, char **argv)
         fprintf(f, "  },\n");
     }
     fprintf(f, "};\n");
-    if (fclose(f) != 0) {
-        perror(argv[1]);
-        return 1;
-    }
-    return 0;
+    return tables_gen_close(f, argv[1]);
 }

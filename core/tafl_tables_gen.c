@@ -22,6 +22,8 @@
  */
 #include <stdio.h>
 
+#include "tables_gen.h"
+
 #define LINE 9
 
 /* The squares a piece at p reaches on a line with this occupancy. */
@@ -37,15 +39,9 @@ static unsigned reach(int p, unsigned occupancy)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: tafl_tables_gen OUTPUT_FILE\n");
-        return 2;
-    }
-    FILE *f = fopen(argv[1], "w");
-    if (!f) {
-        perror(argv[1]);
+    FILE *f = tables_gen_open(argc, argv, "tafl_tables_gen");
+    if (!f)
         return 1;
-    }
     fprintf(f, "/* Written by core/tafl_tables_gen.c at build time; see "
                "there. */\n"
                "static const uint16_t tafl_line_reach[%d][%d] = {\n",
@@ -59,9 +55,5 @@ int main(int argc, char **argv)
                                           : ", ");
     }
     fprintf(f, "};\n");
-    if (fclose(f) != 0) {
-        perror(argv[1]);
-        return 1;
-    }
-    return 0;
+    return tables_gen_close(f, argv[1]);
 }

@@ -6,8 +6,8 @@
  * A piece's moves are its rook's reach along its rank and its file: each
  * line keeps a 9-bit occupancy mask (tafl.h), so the reach is one lookup
  * in a table written at build time (tafl_tables_gen.c), less the squares
- * the rules close to it (the throne and, with escape=corner, the corners for men;
- * the throne for a barred King). random_move counts the reaches' bits
+ * the rules close to it (the throne and, with escape=corner, the corners
+ * for men; the throne for a barred King). random_move counts the reaches' bits
  * instead of writing the moves, draws an index into the list legal_moves
  * would have written, and writes that one move. The only move the
  * shuttle rule can forbid is the reversal of the side's last move, so the

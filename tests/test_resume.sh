@@ -14,11 +14,16 @@ trap 'rm -rf "$dir"' EXIT
 # shellcheck source=tests/sh_helpers.sh
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
+# The runner commits every 2 s (or 500 games), so the sweep must run well
+# past 2 s for a SIGKILL or SIGINT to land mid-run: 640 games take 5.2 s on
+# 2 threads of the 2-core AMD EPYC VM (2026-12-04); the 160 this test used
+# to play took 1.4 s once the engines got faster, and ended before the
+# first commit when the machine was quiet.
 cat >"$dir/s.ini" <<'INI'
 [sweep]
 name = resume
 seed = 11
-games = 40
+games = 160
 [game tafl]
 max_plies = 200
 [game jetan]
@@ -28,7 +33,7 @@ small = mcts(iterations=40)
 [matchups]
 pairs = rnd vs small
 INI
-total=160
+total=640
 rows() { # every column but the timing ones, in a fixed order
     sqlite3 "$1" "SELECT variant, agent0, agent1, game_index, seed, side0,
         side1, result, winner_seat, reason, plies, moves FROM game_view
@@ -84,7 +89,7 @@ if [ "$(rows "$dir/int.db")" = "$(rows "$dir/full.db")" ]; then
 else bad "rows after SIGINT and resume differ"; fi
 
 # A report while a sweep writes.
-sed 's/games = 40/games = 400/' "$dir/s.ini" >"$dir/long.ini"
+sed 's/games = 160/games = 1600/' "$dir/s.ini" >"$dir/long.ini"
 "$bin" run "$dir/long.ini" --db "$dir/busy.db" --threads 2 --quiet &
 pid=$!
 wait_for_games "$dir/busy.db" 5

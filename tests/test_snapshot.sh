@@ -13,11 +13,16 @@ trap 'rm -rf "$dir"' EXIT
 # shellcheck source=tests/sh_helpers.sh
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sh_helpers.sh"
 
+# The runner commits every 2 s (or 500 games), so the sweep must run well
+# past 2 s for the copies and the SIGTERM below to fall mid-run: 1440
+# games take about 5.5 s on 2 threads of the 2-core AMD EPYC VM
+# (2026-12-04); the 360 this test used to play took 1.4 s once the
+# engines got faster, before the first commit.
 cat >"$dir/s.ini" <<'INI'
 [sweep]
 name = snap
 seed = 5
-games = 40
+games = 160
 [game tafl]
 max_plies = 200
 [game jetan]
@@ -29,7 +34,7 @@ small = mcts(iterations=8)
 [matchups]
 pairs = rnd vs small, rnd vs rnd
 INI
-total=360
+total=1440
 rows() {
     sqlite3 "$1" "SELECT variant, agent0, agent1, game_index, seed, side0,
         side1, result, winner_seat, reason, plies, moves FROM game_view

@@ -15,7 +15,7 @@ trap 'rm -rf "$dir"' EXIT
 
 # The runner commits every 2 s (or 500 games), so the sweep must run well
 # past 2 s for the copies and the SIGTERM below to fall mid-run: 1440
-# games take about 5.5 s on 2 threads of the 2-core AMD EPYC VM
+# games take 5.3 s on 2 threads of the 2-core AMD EPYC VM
 # (2026-12-04); the 360 this test used to play took 1.4 s once the
 # engines got faster, before the first commit.
 cat >"$dir/s.ini" <<'INI'

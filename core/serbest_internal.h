@@ -45,9 +45,9 @@ struct king_safety {
 void serbest_find_checks_and_pins(const struct serbest_state *s, int us,
                                   int ksq, struct king_safety *ks);
 
-/* Whether square sq of board b holds a piece of the colour other than
- * us. */
-int serbest_enemy_at(const uint8_t *b, int sq, int us);
+/* Whether a piece of colour us may move onto square sq of board b: the
+ * square is empty or holds a piece of the other colour (not the border). */
+int serbest_enterable(const uint8_t *b, int sq, int us);
 
 /* The legal steps of the king on ksq, whose checks and pins ks holds,
  * written into out; returns how many. */

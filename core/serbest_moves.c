@@ -292,10 +292,9 @@ static int slide(const uint8_t *b, int from, const int *steps, int nsteps,
     return n;
 }
 
-int serbest_enemy_at(const uint8_t *b, int sq, int us)
+int serbest_enterable(const uint8_t *b, int sq, int us)
 {
-    return b[sq] != SERBEST_EMPTY && b[sq] != SERBEST_OFF
-           && SERBEST_COLOUR(b[sq]) != us;
+    return enterable[us][b[sq]];
 }
 
 static int pawn_moves(const uint8_t *b, int from, int kind, int us,

@@ -51,7 +51,7 @@ static int khan_at_once(const struct serbest_state *s)
     const int forward = us == SERBEST_WHITE ? 12 : -12;
     for (int side = -1; side <= 1; side++) {
         int t = ksq + forward + side;
-        if ((s->board[t] == SERBEST_EMPTY || serbest_enemy_at(s->board, t, us))
+        if (serbest_enterable(s->board, t, us)
             && !serbest_attacked(s, t, them, ksq))
             return 1;
     }

@@ -4,11 +4,18 @@
  * Negamax with principal-variation search (a null window after the first
  * move, re-searched when it fails high), fail-soft, over whole states kept
  * one per ply in buffers allocated at create (states have no undo, so a
- * child is a copy of its parent with the move applied). No search-shaping
- * tricks that depend on the window (no reductions, no null move), so the
- * value of a node at a depth is a function of the position alone: that is
- * why the transposition table cannot change the result of a fixed-depth
- * search, and why the tests can compare it with the table off.
+ * child is a copy of its parent with the move applied). By default no
+ * search-shaping tricks that depend on the window or the move order (no
+ * reductions, no null move), so the value of a node at a depth is a
+ * function of the position alone: that is why the transposition table
+ * cannot change the result of a fixed-depth search, and why the tests can
+ * compare it with the table off. The one such trick, late move
+ * reductions (lmr, off by default), gives that up: a quiet move that is
+ * neither the hash move nor a killer, fourth or later in a node with 3 or
+ * more plies left, is first searched lmr plies shallower with a null
+ * window, and in full only if that beats alpha. Which moves come late
+ * depends on the history, the killers and the table, so with it on only
+ * determinism at a node budget holds (tests/test_ab.c).
  *
  * Why the root picks among equal scores by its order: with integer scores
  * and a null window (alpha, alpha + 1), a later root move replaces the best
@@ -46,9 +53,10 @@
 #define EVAL_CAP 100000 /* static scores stay far from the wins */
 #define HISTORY_SIZE 4096
 #define TT_WAYS 4
+#define LMR_FIRST 3 /* moves searched in full before any reduction */
 
 enum { P_DEPTH, P_NODES, P_MS, P_TT_MB, P_QUIESCENCE, P_QDEPTH, P_QFORCING,
-       P_CONTEMPT, P_COUNT };
+       P_CONTEMPT, P_LMR, P_COUNT };
 
 static const struct param_spec ab_params[P_COUNT] = {
     [P_DEPTH] = {"depth", PARAM_INT, 60, 1, 60, NULL,
@@ -70,6 +78,9 @@ static const struct param_spec ab_params[P_COUNT] = {
     [P_CONTEMPT] = {"contempt", PARAM_INT, 0, -100000, 100000, NULL,
                     "a draw by the rules is worth -contempt points to the "
                     "side the agent plays (+contempt to its opponent)", 2},
+    [P_LMR] = {"lmr", PARAM_INT, 0, 0, 2, NULL,
+               "late quiet moves searched this many plies shallower "
+               "first (0 = off)", 3},
 };
 
 enum bound { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
@@ -87,7 +98,7 @@ enum qmode { Q_NORMAL, Q_EVADE, Q_CASH };
 
 struct ab {
     /* parameters */
-    int max_depth, ms, quiescence, qdepth, qforcing, contempt;
+    int max_depth, ms, quiescence, qdepth, qforcing, contempt, lmr;
     uint64_t node_limit;
     double *weights; /* every evaluation weight, eval_weight's order */
 
@@ -545,7 +556,12 @@ static int search(struct ab *a, int ply, int depth, int alpha, int beta,
     for (int i = 0; i < n; i++) {
         pick_next(a, ply, i, n);
         move_t m = moves_at(a, ply)[i];
-        int v = pvs_value(a, st, ply, m, depth, alpha, beta, i == 0);
+        int v = alpha + 1;
+        if (a->lmr && depth >= 3 && i >= LMR_FIRST
+            && order_at(a, ply)[i] < (1 << 22)) /* quiet, not a killer */
+            v = child_value(a, st, ply, m, depth - a->lmr, alpha, alpha + 1);
+        if (!a->stopped && v > alpha)
+            v = pvs_value(a, st, ply, m, depth, alpha, beta, i == 0);
         if (a->stopped)
             return 0;
         if (v > best) {
@@ -746,6 +762,7 @@ static void *ab_create(const double *values, uint64_t seed)
     a->qdepth = (int)values[P_QDEPTH];
     a->qforcing = (int)values[P_QFORCING];
     a->contempt = (int)values[P_CONTEMPT];
+    a->lmr = (int)values[P_LMR];
     a->plies = plies_for(a->max_depth, a->qdepth);
     size_t plies = (size_t)a->plies, entries = tt_entries((int)values[P_TT_MB]);
     int nw = eval_weight_count();

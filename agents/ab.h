@@ -18,6 +18,10 @@
  *   contempt    points a draw by the rules costs the side the agent
  *               plays (and gains its opponent), so that it avoids draws
  *               unless behind by more
+ *   lmr         late move reductions: plies (0..2; 0 = off, the
+ *               default) a late quiet move is first searched shallower
+ *               (ab.c says which moves; README "How strong" what they
+ *               measured)
  * The search stops at the first budget reached (depth, nodes or ms), but
  * always completes depth 1, so a legal move is returned whatever the
  * budget; the move is that of the deepest completed iteration, or of the

@@ -13,7 +13,8 @@
  * never changes the move or score of a fixed-depth search; the memory
  * allocated is the table (at most tt_mb MiB) and the per-ply buffers, at
  * create only; the same spec and seed give the same moves at a node
- * budget, and two seeds can give different games.
+ * budget, and two seeds can give different games; late move reductions
+ * (lmr) leave depth 2 alone, save nodes at depth 4 and keep the known wins.
  *
  * No test reads a clock: every search here runs at a depth or a node
  * budget (the one ms test asserts only what any budget guarantees).
@@ -431,6 +432,61 @@ static void test_table_changes_nothing(void **state)
     }
 }
 
+/* Late move reductions (lmr=1): a node reduces only with 3 or more
+ * plies left, so a depth-2 search is the same as without them (move,
+ * score and nodes); at depth 4 the reduced searches make fewer nodes
+ * over random midgames of tafl and Jetan and random small positions of
+ * Serbest (whose midgames take minutes there); and the known forced wins
+ * are still found at their depth with their score (quiescence on): a
+ * reduced move that looks good for its mover is searched again in full,
+ * so a defender's reduced reply cannot hide the winner's win. */
+static void test_late_move_reductions(void **state)
+{
+    (void)state;
+    for (int game = 0; game < 3; game++) {
+        struct rng r;
+        rng_seed(&r, 31 + (uint64_t)game);
+        uint64_t nodes_plain = 0, nodes_lmr = 0;
+        for (int i = 0; i < 4; i++) {
+            struct variant v;
+            _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+            if (game == 1) /* Serbest's midgames take minutes there */
+                random_position(game, &r, &v, st);
+            else
+                random_midgame(game, &r, 10 + (int)rng_below(&r, 30), &v,
+                               st);
+            struct ab_info a, b;
+            move_t ma = search("ab(depth=2,nodes=0,lmr=1)", 3, v.game, st, &a);
+            move_t mb = search("ab(depth=2,nodes=0)", 3, v.game, st, &b);
+            assert_int_equal(ma, mb);
+            assert_int_equal(a.score, b.score);
+            assert_true(a.nodes == b.nodes);
+            search("ab(depth=4,nodes=0,lmr=1)", 3, v.game, st, &a);
+            search("ab(depth=4,nodes=0)", 3, v.game, st, &b);
+            nodes_lmr += a.nodes;
+            nodes_plain += b.nodes;
+        }
+        if (nodes_lmr >= nodes_plain)
+            fail_msg("%s: depth 4 with lmr=1 %llu nodes, without %llu",
+                     game_names[game], (unsigned long long)nodes_lmr,
+                     (unsigned long long)nodes_plain);
+    }
+    for (size_t i = 0; i < COUNT(wins); i++) {
+        const struct known_position *p = &wins[i];
+        struct variant v;
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        char spec[96];
+        struct ab_info info;
+        setup_text(p->variant, p->text, &v, st);
+        snprintf(spec, sizeof spec, "ab(depth=%d,nodes=0,lmr=1)", p->plies);
+        move_t m = search(spec, 1, v.game, st, &info);
+        if (info.score != AB_WIN - p->plies)
+            fail_msg("%s %s, %s: score %d, expected a win in %d",
+                     p->variant, p->text, spec, info.score, p->plies);
+        assert_true(move_wins(v.game, st, m, p->plies));
+    }
+}
+
 /* The table tells positions apart by their counters: an agent that has
  * just searched a small tafl or Serbest position searches the same board
  * 97 plies into the no-capture count (limit 100, so every line without a
@@ -613,6 +669,13 @@ static void test_determinism(void **state)
         assert_int_equal(n1, n2);
         assert_memory_equal(first, again, sizeof first[0] * (size_t)n1);
         assert_true(nodes1 == nodes2);
+        /* reductions depend on the move order (history, killers, table),
+         * which is itself reproducible */
+        n1 = self_play("ab(nodes=3000,lmr=1)", 5, game, 40, first, &nodes1);
+        n2 = self_play("ab(nodes=3000,lmr=1)", 5, game, 40, again, &nodes2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(first, again, sizeof first[0] * (size_t)n1);
+        assert_true(nodes1 == nodes2);
         /* the budget holds: 1500 nodes a move, past depth 1 */
         assert_true(nodes1 > 0);
         /* and other seeds give other games (four tried) */
@@ -673,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_solver_agreement),
         cmocka_unit_test(test_table_changes_nothing),
         cmocka_unit_test(test_table_sees_counters),
+        cmocka_unit_test(test_late_move_reductions),
         cmocka_unit_test(test_table_across_moves),
         cmocka_unit_test(test_memory_cap),
         cmocka_unit_test(test_determinism),

@@ -15,6 +15,7 @@
 # arithmetic) would show here as a different game.
 #
 # When ab's behaviour changes on purpose (its behaviour version bumped),
+# or it gains a parameter (the spec lines name every one),
 # write the fixture again:  tests/test_ab_games.sh build/rulelab --write
 # Usage: test_ab_games.sh PATH/TO/rulelab [--write]
 set -u

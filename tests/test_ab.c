@@ -223,9 +223,13 @@ static void test_forced_wins(void **state)
         assert_true(solver_wins(g, st, p->plies));
         if (p->plies > 2)
             assert_false(solver_wins(g, st, p->plies - 2));
-        for (int q = 0; q < 2; q++) {
-            snprintf(spec, sizeof spec, "ab(depth=%d,nodes=0,quiescence=%d)",
-                     p->plies, q);
+        /* without quiescence, with it, and with late move reductions: a
+         * reduced move that looks good for its mover is searched again in
+         * full, so a defender's reduced reply cannot hide the win */
+        for (int q = 0; q < 3; q++) {
+            snprintf(spec, sizeof spec,
+                     "ab(depth=%d,nodes=0,quiescence=%d,lmr=%d)", p->plies,
+                     q > 0, q == 2);
             move_t m = search(spec, 1, g, st, &info);
             if (info.score != AB_WIN - p->plies)
                 fail_msg("%s %s, %s: score %d, expected a win in %d",
@@ -436,10 +440,8 @@ static void test_table_changes_nothing(void **state)
  * plies left, so a depth-2 search is the same as without them (move,
  * score and nodes); at depth 4 the reduced searches make fewer nodes
  * over random midgames of tafl and Jetan and random small positions of
- * Serbest (whose midgames take minutes there); and the known forced wins
- * are still found at their depth with their score (quiescence on): a
- * reduced move that looks good for its mover is searched again in full,
- * so a defender's reduced reply cannot hide the winner's win. */
+ * Serbest (whose midgames take minutes there). test_forced_wins finds
+ * the known wins with them too. */
 static void test_late_move_reductions(void **state)
 {
     (void)state;
@@ -470,20 +472,6 @@ static void test_late_move_reductions(void **state)
             fail_msg("%s: depth 4 with lmr=1 %llu nodes, without %llu",
                      game_names[game], (unsigned long long)nodes_lmr,
                      (unsigned long long)nodes_plain);
-    }
-    for (size_t i = 0; i < COUNT(wins); i++) {
-        const struct known_position *p = &wins[i];
-        struct variant v;
-        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-        char spec[96];
-        struct ab_info info;
-        setup_text(p->variant, p->text, &v, st);
-        snprintf(spec, sizeof spec, "ab(depth=%d,nodes=0,lmr=1)", p->plies);
-        move_t m = search(spec, 1, v.game, st, &info);
-        if (info.score != AB_WIN - p->plies)
-            fail_msg("%s %s, %s: score %d, expected a win in %d",
-                     p->variant, p->text, spec, info.score, p->plies);
-        assert_true(move_wins(v.game, st, m, p->plies));
     }
 }
 

@@ -54,6 +54,12 @@
 #define HISTORY_SIZE 4096
 #define TT_WAYS 4
 #define LMR_FIRST 3 /* moves searched in full before any reduction */
+/* Move ordering bands (score_moves): the hash move, captures (plus their
+ * value), forcing moves, killers (the first one + 1); history below. */
+#define ORDER_HASH (1 << 30)
+#define ORDER_CAPTURE (1 << 24)
+#define ORDER_FORCING (1 << 23)
+#define ORDER_KILLER (1 << 22)
 
 enum { P_DEPTH, P_NODES, P_MS, P_TT_MB, P_QUIESCENCE, P_QDEPTH, P_QFORCING,
        P_CONTEMPT, P_LMR, P_COUNT };
@@ -279,15 +285,15 @@ static void score_moves(struct ab *a, const void *st, int ply, int n,
         move_t m = mv[i];
         int cap = a->e->capture_value(st, m);
         if (has_hash && m == hash_move)
-            ord[i] = 1 << 30;
+            ord[i] = ORDER_HASH;
         else if (cap > 0)
-            ord[i] = (1 << 24) + cap;
+            ord[i] = ORDER_CAPTURE + cap;
         else if (a->e->is_forcing(st, m))
-            ord[i] = 1 << 23;
+            ord[i] = ORDER_FORCING;
         else if (m == a->killers[ply][0])
-            ord[i] = (1 << 22) + 1;
+            ord[i] = ORDER_KILLER + 1;
         else if (m == a->killers[ply][1])
-            ord[i] = 1 << 22;
+            ord[i] = ORDER_KILLER;
         else
             ord[i] = a->history[seat][history_index(m)];
     }
@@ -321,7 +327,7 @@ static void note_cutoff(struct ab *a, const void *st, int ply, move_t m,
     }
     int32_t *h = &a->history[a->g->to_move(st)][history_index(m)];
     *h += depth * depth;
-    if (*h >= (1 << 21)) /* stays below the killers */
+    if (*h >= ORDER_KILLER / 2) /* stays below the killers */
         for (int s = 0; s < 2; s++)
             for (int k = 0; k < HISTORY_SIZE; k++)
                 a->history[s][k] /= 2;
@@ -558,7 +564,7 @@ static int search(struct ab *a, int ply, int depth, int alpha, int beta,
         move_t m = moves_at(a, ply)[i];
         int v = alpha + 1;
         if (a->lmr && depth >= 3 && i >= LMR_FIRST
-            && order_at(a, ply)[i] < (1 << 22)) /* quiet, not a killer */
+            && order_at(a, ply)[i] < ORDER_KILLER) /* quiet, not a killer */
             v = child_value(a, st, ply, m, depth - a->lmr, alpha, alpha + 1);
         if (!a->stopped && v > alpha)
             v = pvs_value(a, st, ply, m, depth, alpha, beta, i == 0);

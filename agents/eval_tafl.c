@@ -445,6 +445,11 @@ static int men_taken(const struct tafl_state *s, int from, int to)
                                             : TAFL_SIDE_DEFENDERS;
     const int enemy_man = side == TAFL_SIDE_ATTACKERS ? TAFL_DEFENDER
                                                       : TAFL_ATTACKER;
+    const uint8_t *b = s->board;
+    /* most moves land beside no enemy man: settled without the loop */
+    if (b[to + 1] != enemy_man && b[to - 1] != enemy_man
+        && b[to + 11] != enemy_man && b[to - 11] != enemy_man)
+        return 0;
     int taken = 0;
     for (int d = 0; d < 4; d++)
         if (s->board[to + directions[d]] == enemy_man
@@ -498,9 +503,10 @@ static int defender_threatens(const struct tafl_state *s, move_t m)
 {
     const int to = TAFL_TO(m), ks = s->king_sq;
     const int king_moves = s->board[TAFL_FROM(m)] == TAFL_KING;
-    if (open_lines(s, s->board, ks) > 0)
+    const int may_have_lines = s->escape_edge || on_edge(ks);
+    if (may_have_lines && open_lines(s, s->board, ks) > 0)
         return king_moves && is_escape(s, to);
-    if (!king_moves && !s->escape_edge && !on_edge(ks))
+    if (!king_moves && !may_have_lines)
         return 0;
     uint8_t board[TAFL_SQUARES];
     int after = board_after(s, m, board);

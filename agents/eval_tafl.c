@@ -436,7 +436,21 @@ static int hostile_to_men(const struct tafl_state *s, const uint8_t *board,
  * (1 << d: the man at to + directions[d]). The board before the move
  * serves: the square beyond a victim is never `from`, since the move's
  * path cannot cross the victim. */
-static int men_taken(const struct tafl_state *s, int from, int to)
+static __attribute__((noinline)) int men_taken_beside(
+    const struct tafl_state *s, int to, int side, int enemy_man)
+{
+    int taken = 0;
+    for (int d = 0; d < 4; d++)
+        if (s->board[to + directions[d]] == enemy_man
+            && hostile_to_men(s, s->board, to + 2 * directions[d], side))
+            taken |= 1 << d;
+    return taken;
+}
+
+/* Most moves land beside no enemy man, settled here without a call: ab
+ * asks this of every move it orders (the loop apart, so that this part
+ * inlines). */
+static inline int men_taken(const struct tafl_state *s, int from, int to)
 {
     const int piece = s->board[from];
     if (piece == TAFL_KING && !s->king_armed)
@@ -446,16 +460,10 @@ static int men_taken(const struct tafl_state *s, int from, int to)
     const int enemy_man = side == TAFL_SIDE_ATTACKERS ? TAFL_DEFENDER
                                                       : TAFL_ATTACKER;
     const uint8_t *b = s->board;
-    /* most moves land beside no enemy man: settled without the loop */
     if (b[to + 1] != enemy_man && b[to - 1] != enemy_man
         && b[to + 11] != enemy_man && b[to - 11] != enemy_man)
         return 0;
-    int taken = 0;
-    for (int d = 0; d < 4; d++)
-        if (s->board[to + directions[d]] == enemy_man
-            && hostile_to_men(s, s->board, to + 2 * directions[d], side))
-            taken |= 1 << d;
-    return taken;
+    return men_taken_beside(s, to, side, enemy_man);
 }
 
 /* Writes s's board after m into board (the mover moved, the men it takes
@@ -477,15 +485,21 @@ static int board_after(const struct tafl_state *s, move_t m, uint8_t *board)
     return ks;
 }
 
+/* Whether m takes the King (played on a copy of the board). */
+static __attribute__((noinline)) int takes_king(const struct tafl_state *s,
+                                                move_t m)
+{
+    uint8_t board[TAFL_SQUARES];
+    return board_after(s, m, board) == 0;
+}
+
 static int tafl_capture_value(const void *st, move_t m)
 {
     const struct tafl_state *s = st;
     const int from = TAFL_FROM(m), to = TAFL_TO(m);
-    if (s->board[from] == TAFL_ATTACKER && next_to(to, s->king_sq)) {
-        uint8_t board[TAFL_SQUARES];
-        if (board_after(s, m, board) == 0)
-            return KING_POINTS;
-    }
+    if (s->board[from] == TAFL_ATTACKER && next_to(to, s->king_sq)
+        && takes_king(s, m))
+        return KING_POINTS;
     if (!men_taken(s, from, to))
         return 0;
     /* All the men one move takes are of one kind. */
@@ -499,6 +513,17 @@ static int tafl_capture_value(const void *st, move_t m)
  * just escape). With escape=corner only a King on an edge line has lines,
  * and only its own move takes it there, so most moves are settled without
  * playing them. */
+/* Whether after m the King stands on an escape square or has an open
+ * line (m played on a copy of the board; apart, so that the tests before
+ * it inline without this frame). */
+static __attribute__((noinline)) int king_line_after(
+    const struct tafl_state *s, move_t m)
+{
+    uint8_t board[TAFL_SQUARES];
+    int after = board_after(s, m, board);
+    return is_escape(s, after) || open_lines(s, board, after) > 0;
+}
+
 static int defender_threatens(const struct tafl_state *s, move_t m)
 {
     const int to = TAFL_TO(m), ks = s->king_sq;
@@ -508,9 +533,7 @@ static int defender_threatens(const struct tafl_state *s, move_t m)
         return king_moves && is_escape(s, to);
     if (!king_moves && !may_have_lines)
         return 0;
-    uint8_t board[TAFL_SQUARES];
-    int after = board_after(s, m, board);
-    return is_escape(s, after) || open_lines(s, board, after) > 0;
+    return king_line_after(s, m);
 }
 
 static int attacker_beside(const struct tafl_state *s, int ks)
@@ -529,17 +552,13 @@ static int enclosed_sides(const struct tafl_state *s, int ks)
     return closed;
 }
 
-/* Whether the attackers' move m leaves the King capturable next move when
- * it was not already (then the attackers would just capture); a move that
- * captures the King is a capture, not a threat. One move closes at most
- * one side of the King, so most moves are settled without playing them. */
-static int attacker_threatens(const struct tafl_state *s, move_t m)
+/* attacker_threatens past its first test, apart so that the test inlines
+ * without this frame: whether m leaves the King capturable when it was
+ * not, m played on a copy of the board. */
+static __attribute__((noinline)) int king_capturable_after(
+    const struct tafl_state *s, move_t m)
 {
     const int from = TAFL_FROM(m), to = TAFL_TO(m), ks = s->king_sq;
-    const int closes = next_to(to, ks);
-    if (custodial_applies(s, ks) ? !closes && !attacker_beside(s, ks)
-                                 : enclosed_sides(s, ks) + closes < 3)
-        return 0;
     if (king_capturable(s, s->board, ks, forbidden_now(s)))
         return 0;
     uint8_t board[TAFL_SQUARES];
@@ -550,6 +569,20 @@ static int attacker_threatens(const struct tafl_state *s, move_t m)
                             ? s->shuttle_len[a] + 1 : 1;
     return king_capturable(s, board, ks,
                            shuttle_forbidden(s, from, to, shuttle));
+}
+
+/* Whether the attackers' move m leaves the King capturable next move when
+ * it was not already (then the attackers would just capture); a move that
+ * captures the King is a capture, not a threat. One move closes at most
+ * one side of the King, so most moves are settled without playing them. */
+static int attacker_threatens(const struct tafl_state *s, move_t m)
+{
+    const int to = TAFL_TO(m), ks = s->king_sq;
+    const int closes = next_to(to, ks);
+    if (custodial_applies(s, ks) ? !closes && !attacker_beside(s, ks)
+                                 : enclosed_sides(s, ks) + closes < 3)
+        return 0;
+    return king_capturable_after(s, m);
 }
 
 static int tafl_is_forcing(const void *st, move_t m)

@@ -432,10 +432,7 @@ static int hostile_to_men(const struct tafl_state *s, const uint8_t *board,
            || (sq == THRONE && s->throne_hostile);
 }
 
-/* The enemy men the piece moving from -> to takes, as a set of bits
- * (1 << d: the man at to + directions[d]). The board before the move
- * serves: the square beyond a victim is never `from`, since the move's
- * path cannot cross the victim. */
+/* men_taken's loop, for a move of `side` landing beside an enemy man. */
 static __attribute__((noinline)) int men_taken_beside(
     const struct tafl_state *s, int to, int side, int enemy_man)
 {
@@ -447,9 +444,12 @@ static __attribute__((noinline)) int men_taken_beside(
     return taken;
 }
 
-/* Most moves land beside no enemy man, settled here without a call: ab
- * asks this of every move it orders (the loop apart, so that this part
- * inlines). */
+/* The enemy men the piece moving from -> to takes, as a set of bits
+ * (1 << d: the man at to + directions[d]). The board before the move
+ * serves: the square beyond a victim is never `from`, since the move's
+ * path cannot cross the victim. Most moves land beside no enemy man and
+ * are settled here; ab asks this of every move it orders, so the loop is
+ * apart and this part inlines. */
 static inline int men_taken(const struct tafl_state *s, int from, int to)
 {
     const int piece = s->board[from];
@@ -508,14 +508,9 @@ static int tafl_capture_value(const void *st, move_t m)
         .def;
 }
 
-/* Whether the defenders' move m wins at once, or gives the King an open
- * line it did not have (with one already, the defenders to move would
- * just escape). With escape=corner only a King on an edge line has lines,
- * and only its own move takes it there, so most moves are settled without
- * playing them. */
 /* Whether after m the King stands on an escape square or has an open
- * line (m played on a copy of the board; apart, so that the tests before
- * it inline without this frame). */
+ * line, m played on a copy of the board (apart from defender_threatens,
+ * so that its first tests inline without this frame). */
 static __attribute__((noinline)) int king_line_after(
     const struct tafl_state *s, move_t m)
 {
@@ -524,6 +519,11 @@ static __attribute__((noinline)) int king_line_after(
     return is_escape(s, after) || open_lines(s, board, after) > 0;
 }
 
+/* Whether the defenders' move m wins at once, or gives the King an open
+ * line it did not have (with one already, the defenders to move would
+ * just escape). With escape=corner only a King on an edge line has lines,
+ * and only its own move takes it there, so most moves are settled without
+ * playing them. */
 static int defender_threatens(const struct tafl_state *s, move_t m)
 {
     const int to = TAFL_TO(m), ks = s->king_sq;

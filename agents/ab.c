@@ -35,9 +35,9 @@
  * threatens to win at once): then every reply is searched, and after each
  * the threatening side looks for its winning move; where the evaluation
  * can tell which replies leave the threat standing (eval.h's
- * threat_replies), those are scored as the loss they are, unplayed. A
- * quiet win that the opponent's quiet move allowed is not seen past the
- * horizon.
+ * threat_replies: Jetan and tafl), those are scored as the loss they
+ * are, unplayed. A quiet win that the opponent's quiet move allowed is
+ * not seen past the horizon.
  */
 #include "ab.h"
 
@@ -803,7 +803,8 @@ void ab_last_search(const struct agent *ag, struct ab_info *out)
  * and count one node for it, where version 2 played every move (a node
  * each), so a `nodes` budget buys a deeper search in Jetan and Serbest
  * and the same spec and seed may choose other moves. Version 4: replies
- * to a threat that threat_replies rules out are not played (Jetan). */
+ * to a threat that threat_replies rules out are not played (Jetan).
+ * Version 5: tafl's threat_replies and wins_at_once hook too. */
 const struct agent_kind ab_kind = {
     "ab", "iterative-deepening alpha-beta (PVS, table, quiescence)",
-    ab_params, P_COUNT, ab_create, ab_choose, NULL, ab_destroy, 4, 1};
+    ab_params, P_COUNT, ab_create, ab_choose, NULL, ab_destroy, 5, 1};

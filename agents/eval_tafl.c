@@ -19,12 +19,11 @@
  */
 #include "eval.h"
 #include "tafl.h"
+#include "tafl_king.h"
 
 #include <assert.h>
 #include <string.h>
 
-#define THRONE TAFL_SQ(4, 4)
-#define NO_MOVE ((move_t)0) /* from a1's border to itself: never a move */
 /* capture_value of the King's capture: it wins, so it outranks any man. */
 #define KING_POINTS 10000
 
@@ -82,8 +81,6 @@ static const struct param_spec tafl_weights[F_COUNT] = {
                     "escapes whatever the attackers do (hand-set)", 2},
 };
 
-static const int directions[4] = {1, -1, 11, -11};
-
 static int file_of(int sq)
 {
     return sq % 11 - 1;
@@ -105,105 +102,6 @@ static int next_to(int a, int b)
     return d == 1 || d == -1 || d == 11 || d == -11;
 }
 
-static int is_corner(int sq)
-{
-    return sq == TAFL_SQ(0, 0) || sq == TAFL_SQ(8, 0) || sq == TAFL_SQ(0, 8)
-           || sq == TAFL_SQ(8, 8);
-}
-
-static int on_edge(int sq)
-{
-    int file = file_of(sq), rank = rank_of(sq);
-    return file == 0 || file == 8 || rank == 0 || rank == 8;
-}
-
-static int is_escape(const struct tafl_state *s, int sq)
-{
-    return s->escape_edge ? on_edge(sq) : is_corner(sq);
-}
-
-/* Whether a man (not the King) may end a move on sq. */
-static int man_may_stop(const struct tafl_state *s, int sq)
-{
-    return sq != THRONE && (s->escape_edge || !is_corner(sq));
-}
-
-/* Whether the King on ks falls to two attackers, as tafl.c's captures_king
- * reads king_capture=custodial: only away from the throne and its
- * neighbours. */
-static int custodial_applies(const struct tafl_state *s, int ks)
-{
-    if (!s->king_custodial || ks == THRONE)
-        return 0;
-    for (int d = 0; d < 4; d++)
-        if (ks + directions[d] == THRONE)
-            return 0;
-    return 1;
-}
-
-/* The shuttle rule's one forbidden move for `side` once its last move was
- * from -> to with a shuttle of len moves (tafl.c's forbidden_move). */
-static move_t shuttle_forbidden(const struct tafl_state *s, int from, int to,
-                                int len)
-{
-    if (s->repetition_limit == 0 || len < 2 * s->repetition_limit)
-        return NO_MOVE;
-    return TAFL_MOVE(to, from);
-}
-
-static move_t forbidden_now(const struct tafl_state *s)
-{
-    int side = s->head.side;
-    return shuttle_forbidden(s, s->last_from[side], s->last_to[side],
-                             s->shuttle_len[side]);
-}
-
-/* ---- the King's lines and capture, on any board ------------------------ */
-
-/* How many directions the King on ks slides in over empty squares to an
- * escape square. Rays in different directions end on different squares,
- * so two open lines cannot be closed by one move. */
-static int open_lines(const struct tafl_state *s, const uint8_t *board, int ks)
-{
-    int lines = 0;
-    for (int d = 0; d < 4; d++) {
-        int sq = ks;
-        while (board[sq + directions[d]] == TAFL_EMPTY
-               && !(sq + directions[d] == THRONE && s->king_throne_barred))
-            sq += directions[d];
-        /* sq == ks (no step) is never an escape: the game would be over.
-         * king_throne=barred: the throne stops a King off it (tafl.c's
-         * piece_moves); a slide that stops there reaches no edge. */
-        lines += board[sq + directions[d]] == TAFL_OFF && is_escape(s, sq);
-    }
-    return lines;
-}
-
-/* Whether an attacker slides to the empty square target in one move other
- * than `forbidden`: the first piece in each direction, if it is one. */
-static int attacker_reaches(const struct tafl_state *s, const uint8_t *board,
-                            int target, move_t forbidden)
-{
-    for (int d = 0; d < 4; d++) {
-        int sq = target + directions[d];
-        while (board[sq] == TAFL_EMPTY
-               && (sq != THRONE || s->throne_passable))
-            sq += directions[d];
-        if (board[sq] == TAFL_ATTACKER && TAFL_MOVE(sq, target) != forbidden)
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether side square sq of the King counts as enclosing it under the
- * surround rule (tafl.c's king_surrounded). */
-static int encloses_king(const struct tafl_state *s, const uint8_t *board,
-                         int sq)
-{
-    return board[sq] == TAFL_ATTACKER || sq == THRONE
-           || (board[sq] == TAFL_OFF && s->edge_captures_king);
-}
-
 /* Whether the attacker that has just moved to `to` on board captures the
  * King on ks (tafl.c's captures_king). */
 static int king_taken(const struct tafl_state *s, const uint8_t *board,
@@ -212,41 +110,12 @@ static int king_taken(const struct tafl_state *s, const uint8_t *board,
     int dir = ks - to;
     if (dir != 1 && dir != -1 && dir != 11 && dir != -11)
         return 0;
-    if (custodial_applies(s, ks))
+    if (tafl_custodial_applies(s, ks))
         return board[ks + dir] == TAFL_ATTACKER;
     for (int d = 0; d < 4; d++)
-        if (!encloses_king(s, board, ks + directions[d]))
+        if (!tafl_encloses_king(s, board, ks + tafl_directions[d]))
             return 0;
     return 1;
-}
-
-/* Whether the attackers, to move on board, can capture the King on ks
- * with a move other than `forbidden`. An attacker already beside the King
- * cannot be the one that completes it: the King stands between it and the
- * square left. */
-static int king_capturable(const struct tafl_state *s, const uint8_t *board,
-                           int ks, move_t forbidden)
-{
-    if (custodial_applies(s, ks)) {
-        for (int d = 0; d < 4; d++) {
-            int far = ks - directions[d];
-            if (board[ks + directions[d]] == TAFL_ATTACKER
-                && board[far] == TAFL_EMPTY && man_may_stop(s, far)
-                && attacker_reaches(s, board, far, forbidden))
-                return 1;
-        }
-        return 0;
-    }
-    int closed = 0, open = 0;
-    for (int d = 0; d < 4; d++) {
-        int sq = ks + directions[d];
-        if (encloses_king(s, board, sq))
-            closed++;
-        else if (board[sq] == TAFL_EMPTY)
-            open = sq;
-    }
-    return closed == 3 && open && man_may_stop(s, open)
-           && attacker_reaches(s, board, open, forbidden);
 }
 
 /* How much of the King's capture is done, in sides of 4: under the
@@ -256,12 +125,12 @@ static int king_capturable(const struct tafl_state *s, const uint8_t *board,
 static int king_pressure(const struct tafl_state *s, int ks)
 {
     const uint8_t *board = s->board;
-    if (custodial_applies(s, ks)) {
+    if (tafl_custodial_applies(s, ks)) {
         int best = 0;
         for (int axis = 0; axis < 4; axis += 2) {
-            int a = ks + directions[axis], b = ks - directions[axis];
+            int a = ks + tafl_directions[axis], b = ks - tafl_directions[axis];
             if (board[a] == TAFL_OFF || board[b] == TAFL_OFF
-                || !man_may_stop(s, a) || !man_may_stop(s, b))
+                || !tafl_man_may_stop(s, a) || !tafl_man_may_stop(s, b))
                 continue;
             int attackers = (board[a] == TAFL_ATTACKER)
                             + (board[b] == TAFL_ATTACKER);
@@ -272,10 +141,10 @@ static int king_pressure(const struct tafl_state *s, int ks)
     }
     int closed = 0;
     for (int d = 0; d < 4; d++) {
-        int sq = ks + directions[d];
-        if (encloses_king(s, board, sq))
+        int sq = ks + tafl_directions[d];
+        if (tafl_encloses_king(s, board, sq))
             closed++;
-        else if (board[sq] == TAFL_OFF || !man_may_stop(s, sq))
+        else if (board[sq] == TAFL_OFF || !tafl_man_may_stop(s, sq))
             return 0;
     }
     return closed;
@@ -387,7 +256,7 @@ static int win_next(const struct tafl_state *s, int ks, int lines)
 {
     if (s->head.side == TAFL_SIDE_DEFENDERS)
         return lines > 0;
-    if (king_capturable(s, s->board, ks, forbidden_now(s)))
+    if (tafl_king_capturable(s, s->board, ks, tafl_forbidden_now(s)))
         return 1;
     return lines >= 2 ? -1 : 0;
 }
@@ -400,7 +269,7 @@ static void tafl_features(const void *st, double *f)
     assert(ks);
     /* sign: the attackers' view; -sign: the defenders'. */
     const double sign = s->head.side == TAFL_SIDE_ATTACKERS ? 1 : -1;
-    const int lines = open_lines(s, s->board, ks);
+    const int lines = tafl_open_lines(s, s->board, ks);
     f[F_ATTACKERS] = sign * s->pieces[TAFL_SIDE_ATTACKERS].count;
     f[F_DEFENDERS] = -sign * (s->pieces[TAFL_SIDE_DEFENDERS].count - 1);
     f[F_KING_DISTANCE] = sign * king_distance(s, ks);
@@ -427,9 +296,9 @@ static int hostile_to_men(const struct tafl_state *s, const uint8_t *board,
         return (side == TAFL_SIDE_ATTACKERS
                     ? p == TAFL_ATTACKER
                     : p == TAFL_DEFENDER || (p == TAFL_KING && s->king_armed))
-               || (sq == THRONE && s->throne_hostile == 2);
-    return (is_corner(sq) && !s->escape_edge)
-           || (sq == THRONE && s->throne_hostile);
+               || (sq == TAFL_THRONE && s->throne_hostile == 2);
+    return (tafl_is_corner(sq) && !s->escape_edge)
+           || (sq == TAFL_THRONE && s->throne_hostile);
 }
 
 /* men_taken's loop, for a move of `side` landing beside an enemy man. */
@@ -438,14 +307,14 @@ static __attribute__((noinline)) int men_taken_beside(
 {
     int taken = 0;
     for (int d = 0; d < 4; d++)
-        if (s->board[to + directions[d]] == enemy_man
-            && hostile_to_men(s, s->board, to + 2 * directions[d], side))
+        if (s->board[to + tafl_directions[d]] == enemy_man
+            && hostile_to_men(s, s->board, to + 2 * tafl_directions[d], side))
             taken |= 1 << d;
     return taken;
 }
 
 /* The enemy men the piece moving from -> to takes, as a set of bits
- * (1 << d: the man at to + directions[d]). The board before the move
+ * (1 << d: the man at to + tafl_directions[d]). The board before the move
  * serves: the square beyond a victim is never `from`, since the move's
  * path cannot cross the victim. Most moves land beside no enemy man and
  * are settled here; ab asks this of every move it orders, so the loop is
@@ -476,7 +345,7 @@ static int board_after(const struct tafl_state *s, move_t m, uint8_t *board)
     memcpy(board, s->board, TAFL_SQUARES);
     for (int d = 0; d < 4; d++)
         if (taken >> d & 1)
-            board[to + directions[d]] = TAFL_EMPTY;
+            board[to + tafl_directions[d]] = TAFL_EMPTY;
     board[to] = (uint8_t)piece;
     board[from] = TAFL_EMPTY;
     int ks = piece == TAFL_KING ? to : s->king_sq;
@@ -516,7 +385,7 @@ static __attribute__((noinline)) int king_line_after(
 {
     uint8_t board[TAFL_SQUARES];
     int after = board_after(s, m, board);
-    return is_escape(s, after) || open_lines(s, board, after) > 0;
+    return tafl_is_escape(s, after) || tafl_open_lines(s, board, after) > 0;
 }
 
 /* Whether the defenders' move m wins at once, or gives the King an open
@@ -528,9 +397,9 @@ static int defender_threatens(const struct tafl_state *s, move_t m)
 {
     const int to = TAFL_TO(m), ks = s->king_sq;
     const int king_moves = s->board[TAFL_FROM(m)] == TAFL_KING;
-    const int may_have_lines = s->escape_edge || on_edge(ks);
-    if (may_have_lines && open_lines(s, s->board, ks) > 0)
-        return king_moves && is_escape(s, to);
+    const int may_have_lines = s->escape_edge || tafl_on_edge(ks);
+    if (may_have_lines && tafl_open_lines(s, s->board, ks) > 0)
+        return king_moves && tafl_is_escape(s, to);
     if (!king_moves && !may_have_lines)
         return 0;
     return king_line_after(s, m);
@@ -539,7 +408,7 @@ static int defender_threatens(const struct tafl_state *s, move_t m)
 static int attacker_beside(const struct tafl_state *s, int ks)
 {
     for (int d = 0; d < 4; d++)
-        if (s->board[ks + directions[d]] == TAFL_ATTACKER)
+        if (s->board[ks + tafl_directions[d]] == TAFL_ATTACKER)
             return 1;
     return 0;
 }
@@ -548,7 +417,7 @@ static int enclosed_sides(const struct tafl_state *s, int ks)
 {
     int closed = 0;
     for (int d = 0; d < 4; d++)
-        closed += encloses_king(s, s->board, ks + directions[d]);
+        closed += tafl_encloses_king(s, s->board, ks + tafl_directions[d]);
     return closed;
 }
 
@@ -559,7 +428,7 @@ static __attribute__((noinline)) int king_capturable_after(
     const struct tafl_state *s, move_t m)
 {
     const int from = TAFL_FROM(m), to = TAFL_TO(m), ks = s->king_sq;
-    if (king_capturable(s, s->board, ks, forbidden_now(s)))
+    if (tafl_king_capturable(s, s->board, ks, tafl_forbidden_now(s)))
         return 0;
     uint8_t board[TAFL_SQUARES];
     if (board_after(s, m, board) == 0)
@@ -567,8 +436,8 @@ static __attribute__((noinline)) int king_capturable_after(
     const int a = TAFL_SIDE_ATTACKERS;
     const int shuttle = from == s->last_to[a] && to == s->last_from[a]
                             ? s->shuttle_len[a] + 1 : 1;
-    return king_capturable(s, board, ks,
-                           shuttle_forbidden(s, from, to, shuttle));
+    return tafl_king_capturable(s, board, ks,
+                                tafl_shuttle_forbidden(s, from, to, shuttle));
 }
 
 /* Whether the attackers' move m leaves the King capturable next move when
@@ -579,7 +448,7 @@ static int attacker_threatens(const struct tafl_state *s, move_t m)
 {
     const int to = TAFL_TO(m), ks = s->king_sq;
     const int closes = next_to(to, ks);
-    if (custodial_applies(s, ks) ? !closes && !attacker_beside(s, ks)
+    if (tafl_custodial_applies(s, ks) ? !closes && !attacker_beside(s, ks)
                                  : enclosed_sides(s, ks) + closes < 3)
         return 0;
     return king_capturable_after(s, m);
@@ -592,7 +461,86 @@ static int tafl_is_forcing(const void *st, move_t m)
                                                : attacker_threatens(s, m);
 }
 
+/* ---- replies to a threat ------------------------------------------------ */
+
+/* Marks in on_line (121 entries) the squares of the King's open lines,
+ * from beside it to the escape square; returns how many lines. */
+static int mark_open_lines(const struct tafl_state *s, int ks,
+                           uint8_t *on_line)
+{
+    memset(on_line, 0, TAFL_SQUARES);
+    int lines = 0;
+    for (int d = 0; d < 4; d++) {
+        if (!tafl_line_open(s, s->board, ks, d))
+            continue;
+        lines++;
+        for (int sq = ks + tafl_directions[d]; s->board[sq] != TAFL_OFF;
+             sq += tafl_directions[d])
+            on_line[sq] = 1;
+    }
+    return lines;
+}
+
+/* Whether the King stays capturable (by a move other than `forbidden`)
+ * after the defenders' move m, one that takes nothing and is not the
+ * King's: played on a copy of the board. Only a man landing on the square
+ * that completes the capture, or on an attacker's way to it, can stop
+ * it; those squares are beside the King and on their rank or file, so a
+ * move landing two files and two ranks away or more cannot. */
+static int capture_stands_after(const struct tafl_state *s, move_t m, int ks,
+                                move_t forbidden)
+{
+    const int from = TAFL_FROM(m), to = TAFL_TO(m);
+    const int df = file_of(to) - file_of(ks), dr = rank_of(to) - rank_of(ks);
+    if ((df > 1 || df < -1) && (dr > 1 || dr < -1))
+        return 1;
+    uint8_t board[TAFL_SQUARES];
+    memcpy(board, s->board, sizeof board);
+    board[to] = board[from];
+    board[from] = TAFL_EMPTY;
+    return tafl_king_capturable(s, board, ks, forbidden);
+}
+
+/* tafl_eval.threat_replies (eval.h). Two threats to win at once:
+ *  - the attackers to move, the King with an open line: only a man
+ *    landing on a line can close it (a move elsewhere only opens
+ *    squares), and the escape is never forbidden by the shuttle rule
+ *    (win_next); captures are kept (one may take the King);
+ *  - the defenders to move, the King capturable: the King's moves and
+ *    the captures are kept, the other moves are judged on the board after
+ *    them (capture_stands_after); a defenders' move leaves the attackers'
+ *    shuttle, and so their forbidden move, as it was.
+ * A quiet move that meets a draw rule ends the game, so it is kept. The
+ * side threatened keeps a legal move after any reply: the winning one. */
+static int tafl_threat_replies(const void *st, const move_t *mv, int n,
+                               unsigned char *keep)
+{
+    const struct tafl_state *s = st;
+    const int ks = s->king_sq, a = TAFL_SIDE_ATTACKERS;
+    if (s->head.side == a) {
+        uint8_t on_line[TAFL_SQUARES];
+        if (!mark_open_lines(s, ks, on_line))
+            return 0;
+        for (int i = 0; i < n; i++)
+            keep[i] = on_line[TAFL_TO(mv[i])]
+                      || tafl_capture_value(s, mv[i]) > 0
+                      || tafl_quiet_move_draws(s, mv[i]);
+        return 1;
+    }
+    const move_t forbidden = tafl_shuttle_forbidden(
+        s, s->last_from[a], s->last_to[a], s->shuttle_len[a]);
+    if (!tafl_king_capturable(s, s->board, ks, forbidden))
+        return 0;
+    for (int i = 0; i < n; i++) {
+        const int from = TAFL_FROM(mv[i]), to = TAFL_TO(mv[i]);
+        keep[i] = s->board[from] == TAFL_KING || men_taken(s, from, to)
+                  || tafl_quiet_move_draws(s, mv[i])
+                  || !capture_stands_after(s, mv[i], ks, forbidden);
+    }
+    return 1;
+}
+
 
 const struct game_eval tafl_eval = {&tafl_game, tafl_weights, F_COUNT,
                                     tafl_features, tafl_capture_value,
-                                    tafl_is_forcing, NULL};
+                                    tafl_is_forcing, tafl_threat_replies};

@@ -135,7 +135,7 @@ struct game {
      * wins_at_once: for an ongoing st, 1 if the side to move has a legal
      * move that wins the game at once, 0 if it has none, or -1 where the
      * game cannot tell cheaply (the solver and ab then play every
-     * move). NULL: always -1. Serbest and Jetan have it. */
+     * move). NULL: always -1. Every game has one. */
     uint64_t (*search_key)(const void *st);
     int (*wins_at_once)(const void *st);
 

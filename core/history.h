@@ -116,6 +116,25 @@ static inline int history_repetitions(const struct history *h, uint64_t hash)
     return count;
 }
 
+/* history_repetitions of a position with `hash` were it recorded next by
+ * a reversible move, without recording it: the same filter test, and the
+ * matches two, four, ... positions before it, which are one, three, ...
+ * before the newest now. With the ring full, the slot the new position
+ * would take is the oldest, and it lies beyond the last one compared. */
+static inline int history_repetitions_after(const struct history *h,
+                                            uint64_t hash)
+{
+    const uint32_t bit = (uint32_t)(hash >> 55);
+    if (!(h->filter[bit >> 6] >> (bit & 63) & 1))
+        return 1;
+    const uint32_t len = h->len < HISTORY_PLIES ? h->len + 1u : h->len;
+    int count = 1;
+    for (uint32_t back = 2; back < len; back += 2)
+        if (history_back(h, back - 1) == hash)
+            count++;
+    return count;
+}
+
 /* h mixed with what the draw rules can still see of the stretch: its
  * quiet-ply count, its length and its live positions' hashes, newest
  * first. */

@@ -274,6 +274,23 @@ static void settle_status(struct tafl_state *s, int mover)
     }
 }
 
+int tafl_quiet_move_draws(const struct tafl_state *s, move_t m)
+{
+    const int from = TAFL_FROM(m), to = TAFL_TO(m), piece = s->board[from];
+    const struct history *h = &s->history;
+    const unsigned quiet = h->quiet_plies < UINT16_MAX ? h->quiet_plies + 1u
+                                                       : h->quiet_plies;
+    int reps = 0;
+    if (s->repetition_draw) {
+        uint64_t hash = s->head.hash ^ piece_key(piece, from)
+                        ^ piece_key(piece, to)
+                        ^ zobrist_key(ZOBRIST_SALT, SIDE_KEY_INDEX);
+        reps = history_repetitions_after(h, hash);
+    }
+    return game_count_draw(reps, quiet, s->no_capture_limit, s->ply + 1,
+                           s->max_plies) != REASON_NONE;
+}
+
 /* ---- the game interface --------------------------------------------- */
 
 static void tafl_init(void *st, const struct variant *v)
@@ -527,6 +544,7 @@ const struct game tafl_game = {
     .seat_side = tafl_seat_side,
     .state_ok = tafl_state_ok,
     .search_key = tafl_search_key,
+    .wins_at_once = tafl_wins_at_once,
     .mirror_move_text = tafl_mirror_move_text,
     .mirror_position_text = notation_mirror_position,
     .state_used = tafl_state_used,

@@ -95,6 +95,20 @@ int tafl_random_move(const void *st, struct rng *r, move_t *m);
  * tafl_legal_moves, as its first piece with a move answers. */
 int tafl_has_legal_move(const struct tafl_state *s);
 
+/* tafl_game.wins_at_once (game.h), in tafl_wins.c: 1 if the side to move
+ * can escape with the King or capture it, else 0 where the opponent is
+ * sure to keep a legal move, else -1 (-1 once the game is over). */
+int tafl_wins_at_once(const void *st);
+
+/* Whether the move m, legal in s and taking no man nor the King, leaves a
+ * position that meets a draw rule: threefold repetition (with
+ * repetition_draw), the no-capture rule or the ply cap. Such a position
+ * is a draw unless the King has escaped or the side to move has no legal
+ * move (settle_status). Judged from the hash m would give, without
+ * playing it: for searches that must know whether a quiet move ends the
+ * game. */
+int tafl_quiet_move_draws(const struct tafl_state *s, move_t m);
+
 /* Whether men may not stop on sq (the throne; the corners with
  * escape=corner). */
 int tafl_restricted(const struct tafl_state *s, int sq);

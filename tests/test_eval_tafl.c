@@ -5,13 +5,16 @@
  * captures and threats on hand-built positions; and, on positions reached
  * by seeded random play under several variants, every feature, capture
  * value and threat that has a naive reference, checked against one built
- * from the move generator and apply() (core/tafl.c, checked by perft).
+ * from the move generator and apply() (core/tafl.c, checked by perft);
+ * and threat_replies on hand-built positions and, against apply() and
+ * game_mover_wins_at_once, over random games that seek threats.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "eval.h"
@@ -550,6 +553,179 @@ static void test_random_positions_ludii_rules(void **state)
     check_random_games(variants, 2, 20261216);
 }
 
+/* ---- replies to a threat ------------------------------------------------ */
+
+/* Sets st up from pieces, side and the position text's counters. */
+static void setup_counters(struct tafl_state *st, const char *variant,
+                           const char *pieces, char side,
+                           const char *counters)
+{
+    struct variant v;
+    char text[160], err[256] = "";
+    fen_from_pieces(pieces, side, text);
+    snprintf(text + strlen(text), sizeof text - strlen(text), " %s",
+             counters);
+    if (variant_parse(variant, &v, err, sizeof err) != 0
+        || tafl_game.from_text(st, &v, text, err, sizeof err) != 0)
+        fail_msg("setup %s [%s]: %s", variant, text, err);
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* threat_replies on st: its answer, the legal moves' count in *n and the
+ * kept ones, as text in alphabetical order separated by spaces, in kept. */
+static int replies_kept(const struct tafl_state *st, int *n, char *kept,
+                        size_t size)
+{
+    move_t moves[GAME_MAX_MOVES];
+    unsigned char keep[GAME_MAX_MOVES];
+    *n = tafl_game.legal_moves(st, moves);
+    kept[0] = '\0';
+    if (!tafl_ev()->threat_replies(st, moves, *n, keep))
+        return 0;
+    char texts[GAME_MAX_MOVES][16];
+    const char *sorted[GAME_MAX_MOVES];
+    int k = 0;
+    for (int i = 0; i < *n; i++)
+        if (keep[i]) {
+            tafl_game.move_to_text(st, moves[i], texts[k], sizeof texts[k]);
+            sorted[k] = texts[k];
+            k++;
+        }
+    qsort(sorted, (size_t)k, sizeof sorted[0], by_text);
+    for (int i = 0; i < k; i++)
+        snprintf(kept + strlen(kept), size - strlen(kept), "%s%s",
+                 i ? " " : "", sorted[i]);
+    return 1;
+}
+
+/* The King on c1 has one open line, to a1 by b1 (f1 closes the rank to
+ * the right, and c9 is no corner). The attackers' 26 moves (b5: 4 down,
+ * 4 up, a5 and c5 d5 f5 g5 h5 i5, the throne passed over; h7: h8 h9, h6
+ * to h1, i7, g7 f7) take nothing, and only b5-b1 lands on the line. With
+ * 99 quiet plies behind, every quiet move meets the no-capture rule
+ * (100 plies, 50 a side) and ends the game: all are kept.
+ * The King on c3 has attackers on b3, c4 and c2, and h3 can come to d3
+ * along the empty rank. The defenders' 35 moves: the King's 4 (d3 to g3),
+ * e7's 15 (e8 e9, e6 e4 e3 e2 e1 past the throne, a7-d7, f7-i7) and
+ * g8's 16 (g9, g7-g1, a8-f8, h8 i8). Only the King's moves and e7-e3 and
+ * g8-g3, which cut h3's way, are kept; e7-e4, beside the rank, is not.
+ * The start position holds no threat. */
+static void test_threat_replies(void **state)
+{
+    (void)state;
+    struct tafl_state st;
+    char kept[1024];
+    int n;
+    const char *line = "k:c1 d:f1 a:b5 a:h7 d:e7";
+    tafl_setup(&st, "tafl", line, 'a');
+    assert_int_equal(replies_kept(&st, &n, kept, sizeof kept), 1);
+    assert_int_equal(n, 26);
+    assert_string_equal(kept, "b5b1");
+    setup_counters(&st, "tafl", line, 'a', "99");
+    assert_int_equal(replies_kept(&st, &n, kept, sizeof kept), 1);
+    assert_int_equal((int)(strlen(kept) + 1) / 5, 26);
+
+    tafl_setup(&st, "tafl", "k:c3 a:b3 a:c4 a:c2 a:h3 d:e7 d:g8", 'd');
+    assert_int_equal(replies_kept(&st, &n, kept, sizeof kept), 1);
+    assert_int_equal(n, 35);
+    assert_string_equal(kept, "c3d3 c3e3 c3f3 c3g3 e7e3 g8g3");
+
+    struct variant v;
+    assert_int_equal(variant_parse("tafl", &v, NULL, 0), 0);
+    tafl_game.init(&st, &v);
+    assert_int_equal(replies_kept(&st, &n, kept, sizeof kept), 0);
+}
+
+struct threat_counts {
+    int threats[2], ruled_out, saving;
+};
+
+/* threat_replies' contract on st: where it answers, every move it rules
+ * out leaves the game going with the opponent to win at once (apply()
+ * plays each move, and game_mover_wins_at_once plays every reply). */
+static void check_threat_replies(const struct tafl_state *st,
+                                 struct threat_counts *seen)
+{
+    move_t moves[GAME_MAX_MOVES];
+    unsigned char keep[GAME_MAX_MOVES];
+    const int n = tafl_game.legal_moves(st, moves);
+    if (!tafl_ev()->threat_replies(st, moves, n, keep))
+        return;
+    seen->threats[st->head.side]++;
+    for (int i = 0; i < n; i++) {
+        struct tafl_state after = *st;
+        tafl_game.apply(&after, moves[i]);
+        const int loses = after.head.outcome == GAME_ONGOING
+                          && game_mover_wins_at_once(&tafl_game, &after);
+        if (!keep[i] && !loses) {
+            char text[160], move[16];
+            tafl_game.to_text(st, text, sizeof text);
+            tafl_game.move_to_text(st, moves[i], move, sizeof move);
+            fail_msg("threat_replies(%s) rules out %s, which saves", text,
+                     move);
+        }
+        seen->ruled_out += !keep[i];
+        seen->saving += !loses;
+    }
+}
+
+/* A move of st: one of its forcing moves half the time where it has
+ * some (so that threats arise), else any. */
+static move_t threat_seeking_move(const struct tafl_state *st, struct rng *r)
+{
+    move_t moves[GAME_MAX_MOVES], forcing[GAME_MAX_MOVES];
+    int n = tafl_game.legal_moves(st, moves), k = 0;
+    for (int i = 0; i < n; i++)
+        if (tafl_ev()->is_forcing(st, moves[i]))
+            forcing[k++] = moves[i];
+    if (k && rng_below(r, 2))
+        return forcing[rng_below(r, (uint32_t)k)];
+    return moves[rng_below(r, (uint32_t)n)];
+}
+
+static void test_threat_replies_random(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "tafl", "tafl(escape=edge)",
+        "tafl(king_capture=custodial,edge_captures_king=0)",
+        "tafl(repetition_limit=1,no_capture_limit=10,max_plies=120)",
+        "tafl(king_throne=barred,throne_hostile=2,king_armed=1)",
+        "tafl(escape=edge,king_armed=1,king_capture=custodial,"
+        "king_throne=barred,throne_hostile=2,throne_passable=0,"
+        "repetition_limit=0,repetition_draw=0,no_capture_limit=0,"
+        "max_plies=2500)",
+    };
+    struct threat_counts seen = {{0}, 0, 0};
+    struct rng rng;
+    rng_seed(&rng, 20261205);
+    for (int vi = 0; vi < 6; vi++) {
+        struct variant v;
+        assert_int_equal(variant_parse(variants[vi], &v, NULL, 0), 0);
+        for (int game = 0; game < 40; game++) {
+            struct tafl_state st;
+            tafl_game.init(&st, &v);
+            for (int ply = 0; ply < 200 && st.head.outcome == GAME_ONGOING;
+                 ply++) {
+                check_threat_replies(&st, &seen);
+                tafl_game.apply(&st, threat_seeking_move(&st, &rng));
+            }
+        }
+    }
+    print_message("threat_replies: %d threats with the attackers to move, "
+                  "%d with the defenders, %d moves ruled out, %d saving\n",
+                  seen.threats[0], seen.threats[1], seen.ruled_out,
+                  seen.saving);
+    assert_true(seen.threats[0] >= 100);
+    assert_true(seen.threats[1] >= 100);
+    assert_true(seen.ruled_out >= 5000);
+    assert_true(seen.saving >= 300);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,6 +743,8 @@ int main(void)
         cmocka_unit_test(test_is_forcing_attackers),
         cmocka_unit_test(test_random_positions),
         cmocka_unit_test(test_random_positions_ludii_rules),
+        cmocka_unit_test(test_threat_replies),
+        cmocka_unit_test(test_threat_replies_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,14 @@
  * nothing). And over random nets of White pieces round the Black king
  * (on the board, so that only a mate wins), under both drop-check rules:
  * some with a mate at once, most without.
+ *
+ * tafl's wins_at_once answers 1 or 0 wherever it can tell, and -1 only
+ * where a win by leaving the opponent no move cannot be ruled out: over
+ * random games of six variants it must agree, where it answers, with
+ * playing every move of the engine and (in the variants without the
+ * shuttle rule, which the reference leaves out) with the reference of
+ * tests/ref; it must answer in nearly every position. A hand-built
+ * position where the only win leaves the defenders no move gets -1.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,6 +51,7 @@
 #include "serbest_helpers.h"
 #include "serbest_ref.h"
 #include "tafl.h"
+#include "tafl_ref.h"
 #include "variant.h"
 
 static void start(const char *spec, struct variant *v, void *st)
@@ -425,6 +434,125 @@ static void test_jetan_wins_at_once(void **state)
     assert_true(countdown >= 1);
 }
 
+/* Whether the side to move in the position text wins with one of its
+ * legal moves, by the reference: the King escapes or is captured by the
+ * mover, or the opponent is left without a move. */
+static int tafl_ref_wins(const char *text, const tafl_ref_params *p)
+{
+    char moves[TAFL_REF_MAX_MOVES][8], after[128];
+    const int n = tafl_ref_moves(text, p, moves, TAFL_REF_MAX_MOVES);
+    const int defenders = strchr(text, ' ')[1] == 'd';
+    assert_true(n >= 0);
+    for (int i = 0; i < n; i++) {
+        int result;
+        assert_int_equal(tafl_ref_apply(text, p, moves[i], after,
+                                        sizeof after, &result), 0);
+        if (result == 3 || result == (defenders ? 1 : 2))
+            return 1;
+    }
+    return 0;
+}
+
+/* tafl_ref_params of a variant spec's rules (tafl_ref.h's fields). */
+static void tafl_ref_from(const struct variant *v, tafl_ref_params *p)
+{
+    struct tafl_state st;
+    tafl_game.init(&st, v);
+    tafl_ref_defaults(p);
+    p->throne_passable = st.throne_passable;
+    p->throne_hostile = st.throne_hostile;
+    p->king_armed = st.king_armed;
+    p->edge_captures_king = st.edge_captures_king;
+    p->king_custodial = st.king_custodial;
+    p->escape_edge = st.escape_edge;
+    p->king_throne_barred = st.king_throne_barred;
+}
+
+static void test_tafl_wins_at_once(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "tafl", "tafl(escape=edge,repetition_limit=0)",
+        "tafl(king_capture=custodial,edge_captures_king=0,"
+        "repetition_limit=0)",
+        "tafl(repetition_limit=1,king_armed=1,throne_hostile=1)",
+        "tafl(king_throne=barred,throne_hostile=2,throne_passable=0,"
+        "repetition_limit=0)",
+        "tafl(escape=edge,king_armed=1,king_capture=custodial,"
+        "king_throne=barred,throne_hostile=2,throne_passable=0,"
+        "repetition_limit=0,repetition_draw=0,no_capture_limit=0,"
+        "max_plies=2500)"};
+    const struct game *g = &tafl_game;
+    struct rng r;
+    rng_seed(&r, 20261206);
+    int positions = 0, wins = 0, unknown = 0, by_ref = 0;
+    for (int game = 0; game < 120; game++) {
+        struct variant v;
+        struct tafl_state st;
+        tafl_ref_params p;
+        const int k = game % 6;
+        start(specs[k], &v, &st);
+        tafl_ref_from(&v, &p);
+        while (st.head.outcome == GAME_ONGOING) {
+            char text[160];
+            assert_true(g->to_text(&st, text, sizeof text) > 0);
+            const int fast = g->wins_at_once(&st);
+            const int engine = game_mover_wins_at_once(g, &st);
+            if (fast >= 0 && fast != engine)
+                fail_msg("%s at %s: wins_at_once says %d, the engine %d",
+                         specs[k], text, fast, engine);
+            if (st.repetition_limit == 0) {
+                if (engine != tafl_ref_wins(text, &p))
+                    fail_msg("%s at %s: the engine says %d, the reference "
+                             "not", specs[k], text, engine);
+                by_ref++;
+            }
+            positions++;
+            wins += fast == 1;
+            unknown += fast < 0;
+            move_t m;
+            assert_true(game_random_move(g, &st, &r, &m) > 0);
+            g->apply(&st, m);
+        }
+    }
+    print_message("tafl wins_at_once: %d positions (%d also by the "
+                  "reference), %d with a win, %d it cannot tell\n",
+                  positions, by_ref, wins, unknown);
+    assert_true(wins >= 100 && positions - wins >= 1000);
+    assert_true(unknown * 100 <= positions);
+}
+
+/* The King on e1, attackers on d1 and f1, with edge_captures_king=0: no
+ * capture there, and the King has no open line (d1, f1 close the rank;
+ * e3 the file). e3-e2 leaves the defenders, who have the King alone, no
+ * move: a win the hook cannot see from four mobile pieces, so it cannot
+ * tell; playing every move finds it. With the King free to step to e2
+ * (e3 away on h3, nothing to reach e2) there is no win: the hook cannot
+ * tell either, and playing every move finds none. The defenders to move
+ * with an open line (the King on c1, b1 and a1 empty) win at once. */
+static void test_tafl_wins_at_once_positions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec, *text;
+        int hook, engine;
+    } cases[] = {
+        {"tafl(edge_captures_king=0)", "9/9/9/9/9/9/4a4/9/3aka3 a", -1, 1},
+        {"tafl(edge_captures_king=0)", "9/9/9/9/9/9/7a1/9/3aka3 a", -1, 0},
+        {"tafl", "9/9/4d2a1/9/1a7/9/9/9/2k2d3 d", 1, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct variant v;
+        struct tafl_state st;
+        char err[256];
+        start(cases[c].spec, &v, &st);
+        if (tafl_game.from_text(&st, &v, cases[c].text, err, sizeof err))
+            fail_msg("%s: %s", cases[c].text, err);
+        assert_int_equal(tafl_game.wins_at_once(&st), cases[c].hook);
+        assert_int_equal(game_mover_wins_at_once(&tafl_game, &st),
+                         cases[c].engine);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -434,6 +562,8 @@ int main(void)
         cmocka_unit_test(test_wins_at_once),
         cmocka_unit_test(test_wins_at_once_mates),
         cmocka_unit_test(test_jetan_wins_at_once),
+        cmocka_unit_test(test_tafl_wins_at_once),
+        cmocka_unit_test(test_tafl_wins_at_once_positions),
     };
     return cmocka_run_group_tests_name("search_hooks", tests, NULL, NULL);
 }

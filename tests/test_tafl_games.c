@@ -7,7 +7,10 @@
  *    reference in tests/ref/tafl_ref.c (written apart, from RULES.md alone)
  *    on every position of random games under all 64 combinations of the
  *    capture and movement parameters, and again with king_throne=barred
- *    and throne_hostile=2 (Ludii's Tablut), and under the exact preset.
+ *    and throne_hostile=2 (Ludii's Tablut), and under the exact preset;
+ *  - tafl_quiet_move_draws against apply() on every move that takes
+ *    nothing, in games whose sides often undo their last move, so that
+ *    positions repeat.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -262,12 +265,97 @@ static void test_differential_ludii_rules(void **state)
     assert_true(preset > 10000);
 }
 
+/* A move of st that undoes the side's last one (its shuttle), if legal;
+ * else 0. */
+static move_t undo_move(const struct tafl_state *st, const move_t *moves,
+                        int n)
+{
+    const int side = st->head.side;
+    const move_t back = TAFL_MOVE(st->last_to[side], st->last_from[side]);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == back && st->last_to[side])
+            return back;
+    return 0;
+}
+
+struct draw_counts {
+    int repetition, no_capture, ply_cap, quiet;
+};
+
+/* tafl_quiet_move_draws on every legal move of st that takes nothing,
+ * against the move played: 1 exactly where the game then ends in a draw
+ * (a move after which the King has escaped or the side to move has no
+ * move is not a question for it: a draw rule never decides those). */
+static void check_quiet_draws(const struct tafl_state *st,
+                              struct draw_counts *seen)
+{
+    move_t moves[GAME_MAX_MOVES];
+    int n = tafl_game.legal_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        struct tafl_state after = *st;
+        tafl_game.apply(&after, moves[i]);
+        if (after.pieces[0].count + after.pieces[1].count
+                != st->pieces[0].count + st->pieces[1].count
+            || after.head.reason == REASON_KING_ESCAPED
+            || after.head.reason == REASON_NO_MOVES)
+            continue;
+        int draws = after.head.outcome == GAME_DRAW;
+        if (tafl_quiet_move_draws(st, moves[i]) != draws) {
+            char text[160];
+            tafl_game.to_text(st, text, sizeof text);
+            fail_msg("tafl_quiet_move_draws(%s, move %d) is not %d", text,
+                     i, draws);
+        }
+        seen->repetition += after.head.reason == REASON_REPETITION;
+        seen->no_capture += after.head.reason == REASON_NO_CAPTURE;
+        seen->ply_cap += after.head.reason == REASON_PLY_CAP;
+        seen->quiet++;
+    }
+}
+
+static void test_quiet_move_draws(void **state)
+{
+    (void)state;
+    const char *variants[] = {
+        "tafl", "tafl(no_capture_limit=12,max_plies=90)",
+        "tafl(repetition_limit=0,escape=edge)",
+        "tafl(repetition_draw=0,repetition_limit=0,no_capture_limit=30)",
+        "tafl(king_throne=barred,throne_hostile=2,max_plies=61)"};
+    struct draw_counts seen = {0};
+    struct rng r;
+    rng_seed(&r, 20261204);
+    for (int game = 0; game < 1000; game++) {
+        /* three games in four undo most moves, and soon repeat */
+        const int undoing = game % 4 != 0;
+        struct variant v;
+        variant_parse(variants[game / 4 % 5], &v, NULL, 0);
+        struct tafl_state st;
+        tafl_game.init(&st, &v);
+        move_t moves[GAME_MAX_MOVES];
+        int n;
+        while ((n = tafl_game.legal_moves(&st, moves)) > 0) {
+            check_quiet_draws(&st, &seen);
+            move_t m = undo_move(&st, moves, n);
+            if (!m || !undoing || rng_below(&r, 4) == 0)
+                m = moves[rng_below(&r, (uint32_t)n)];
+            tafl_game.apply(&st, m);
+        }
+    }
+    print_message("quiet moves: %d, of them drawing by repetition %d, the "
+                  "no-capture rule %d, the ply cap %d\n", seen.quiet,
+                  seen.repetition, seen.no_capture, seen.ply_cap);
+    assert_true(seen.repetition >= 300);
+    assert_true(seen.no_capture >= 300);
+    assert_true(seen.ply_cap >= 300);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_consistent),
         cmocka_unit_test(test_differential_against_reference),
         cmocka_unit_test(test_differential_ludii_rules),
+        cmocka_unit_test(test_quiet_move_draws),
     };
     return cmocka_run_group_tests_name("tafl_games", tests, NULL, NULL);
 }

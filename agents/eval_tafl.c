@@ -15,7 +15,10 @@
  * capture_value and is_forcing are exact: they settle most moves from
  * the squares around the destination and the King, and play the rest on
  * a copy of the board alone (121 bytes, not the state with its repetition
- * history), taking the men and the King as tafl.c's apply() does.
+ * history), taking the men and the King as tafl.c's apply() does. So is
+ * threat_replies, which tells the replies to a threat of escape or of
+ * capture that leave it standing. The King's lines and capture come from
+ * core/tafl_king.h, which the game's wins_at_once hook shares.
  */
 #include "eval.h"
 #include "tafl.h"

@@ -274,7 +274,13 @@ static int history_index(move_t m)
 }
 
 /* Ordering scores for the n moves at ply: the hash move, captures by
- * value, forcing moves, the killers, then history. */
+ * value, forcing moves, the killers, then history. The forcing moves are
+ * ranked apart, by rank_forcing, once the search has played the hash
+ * move and the captures: a node those cut off never asks which of its
+ * quiet moves are forcing (in Jetan a quarter of ab's work). The order is
+ * the same as ranking all at once: whether a move is forcing depends on
+ * the position alone, every quiet move ranks below every capture, and the
+ * killers and history are read here, at the node's start, as before. */
 static void score_moves(struct ab *a, const void *st, int ply, int n,
                         int has_hash, move_t hash_move)
 {
@@ -288,8 +294,6 @@ static void score_moves(struct ab *a, const void *st, int ply, int n,
             ord[i] = ORDER_HASH;
         else if (cap > 0)
             ord[i] = ORDER_CAPTURE + cap;
-        else if (a->e->is_forcing(st, m))
-            ord[i] = ORDER_FORCING;
         else if (m == a->killers[ply][0])
             ord[i] = ORDER_KILLER + 1;
         else if (m == a->killers[ply][1])
@@ -299,15 +303,33 @@ static void score_moves(struct ab *a, const void *st, int ply, int n,
     }
 }
 
-/* Swaps the best-scored of moves i.. at ply into place i. */
-static void pick_next(struct ab *a, int ply, int i, int n)
+/* Ranks the forcing ones among moves i.. at ply, all of them quiet (the
+ * hash move and the captures played), at ORDER_FORCING. */
+static void rank_forcing(struct ab *a, const void *st, int ply, int i, int n)
 {
-    move_t *mv = moves_at(a, ply);
+    const move_t *mv = moves_at(a, ply);
     int32_t *ord = order_at(a, ply);
+    for (int j = i; j < n; j++)
+        if (a->e->is_forcing(st, mv[j]))
+            ord[j] = ORDER_FORCING;
+}
+
+/* The index of the best-scored of moves i.. at ply (the first, of equals). */
+static int best_scored(struct ab *a, int ply, int i, int n)
+{
+    const int32_t *ord = order_at(a, ply);
     int best = i;
     for (int j = i + 1; j < n; j++)
         if (ord[j] > ord[best])
             best = j;
+    return best;
+}
+
+/* Swaps move `best` at ply into place i. */
+static void pick_next(struct ab *a, int ply, int i, int best)
+{
+    move_t *mv = moves_at(a, ply);
+    int32_t *ord = order_at(a, ply);
     move_t tm = mv[i];
     mv[i] = mv[best];
     mv[best] = tm;
@@ -557,10 +579,16 @@ static int search(struct ab *a, int ply, int depth, int alpha, int beta,
         return s;
     }
     score_moves(a, st, ply, n, has_hash, hash_move);
-    int best = -INF;
+    int best = -INF, quiet_ranked = 0;
     move_t best_move = 0;
     for (int i = 0; i < n; i++) {
-        pick_next(a, ply, i, n);
+        int next = best_scored(a, ply, i, n);
+        if (!quiet_ranked && order_at(a, ply)[next] < ORDER_CAPTURE) {
+            rank_forcing(a, st, ply, i, n);
+            quiet_ranked = 1;
+            next = best_scored(a, ply, i, n);
+        }
+        pick_next(a, ply, i, next);
         move_t m = moves_at(a, ply)[i];
         int v = alpha + 1;
         if (a->lmr && depth >= 3 && i >= LMR_FIRST

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "eval.h"
+#include "eval_helpers.h"
 #include "rng.h"
 #include "tafl_helpers.h"
 
@@ -640,39 +641,6 @@ static void test_threat_replies(void **state)
     assert_int_equal(replies_kept(&st, &n, kept, sizeof kept), 0);
 }
 
-struct threat_counts {
-    int threats[2], ruled_out, saving;
-};
-
-/* threat_replies' contract on st: where it answers, every move it rules
- * out leaves the game going with the opponent to win at once (apply()
- * plays each move, and game_mover_wins_at_once plays every reply). */
-static void check_threat_replies(const struct tafl_state *st,
-                                 struct threat_counts *seen)
-{
-    move_t moves[GAME_MAX_MOVES];
-    unsigned char keep[GAME_MAX_MOVES];
-    const int n = tafl_game.legal_moves(st, moves);
-    if (!tafl_ev()->threat_replies(st, moves, n, keep))
-        return;
-    seen->threats[st->head.side]++;
-    for (int i = 0; i < n; i++) {
-        struct tafl_state after = *st;
-        tafl_game.apply(&after, moves[i]);
-        const int loses = after.head.outcome == GAME_ONGOING
-                          && game_mover_wins_at_once(&tafl_game, &after);
-        if (!keep[i] && !loses) {
-            char text[160], move[16];
-            tafl_game.to_text(st, text, sizeof text);
-            tafl_game.move_to_text(st, moves[i], move, sizeof move);
-            fail_msg("threat_replies(%s) rules out %s, which saves", text,
-                     move);
-        }
-        seen->ruled_out += !keep[i];
-        seen->saving += !loses;
-    }
-}
-
 /* A move of st: one of its forcing moves half the time where it has
  * some (so that threats arise), else any. */
 static move_t threat_seeking_move(const struct tafl_state *st, struct rng *r)
@@ -700,7 +668,8 @@ static void test_threat_replies_random(void **state)
         "repetition_limit=0,repetition_draw=0,no_capture_limit=0,"
         "max_plies=2500)",
     };
-    struct threat_counts seen = {{0}, 0, 0};
+    struct threat_tally tally = {0, 0};
+    int threats[2] = {0, 0}; /* by the side to move */
     struct rng rng;
     rng_seed(&rng, 20261205);
     for (int vi = 0; vi < 6; vi++) {
@@ -711,19 +680,19 @@ static void test_threat_replies_random(void **state)
             tafl_game.init(&st, &v);
             for (int ply = 0; ply < 200 && st.head.outcome == GAME_ONGOING;
                  ply++) {
-                check_threat_replies(&st, &seen);
+                threats[st.head.side] +=
+                    check_threat_replies(&tafl_game, &st, &tally);
                 tafl_game.apply(&st, threat_seeking_move(&st, &rng));
             }
         }
     }
     print_message("threat_replies: %d threats with the attackers to move, "
                   "%d with the defenders, %d moves ruled out, %d saving\n",
-                  seen.threats[0], seen.threats[1], seen.ruled_out,
-                  seen.saving);
-    assert_true(seen.threats[0] >= 100);
-    assert_true(seen.threats[1] >= 100);
-    assert_true(seen.ruled_out >= 5000);
-    assert_true(seen.saving >= 300);
+                  threats[0], threats[1], tally.ruled_out, tally.saving);
+    assert_true(threats[0] >= 100);
+    assert_true(threats[1] >= 100);
+    assert_true(tally.ruled_out >= 5000);
+    assert_true(tally.saving >= 300);
 }
 
 int main(void)

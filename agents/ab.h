@@ -20,7 +20,7 @@
  *               unless behind by more
  *   lmr         late move reductions: plies (0..2; 0 = off, the
  *               default) a late quiet move is first searched shallower
- *               (ab.c says which moves; README "How strong" what they
+ *               (ab_search.c says which moves; README "How strong" what they
  *               measured)
  * The search stops at the first budget reached (depth, nodes or ms), but
  * always completes depth 1, so a legal move is returned whatever the

@@ -121,7 +121,8 @@ struct game {
      * NULL in games without Kings Landing. */
     int (*king_landing_open)(const void *st);
 
-    /* For searches' transposition tables (agents/ab.c, agents/solver.c).
+    /* For searches' transposition tables (agents/ab_search.c,
+     * agents/solver.c).
      * search_key: a 64-bit key of st, the Zobrist hash mixed with
      * everything else in the state the rules read from here on (side to
      * move, counters, the live repetition stretch, the variant's rules),

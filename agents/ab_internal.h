@@ -1,10 +1,11 @@
 /*
  * ab_internal.h -- what the alpha-beta agent's two files share: the
- * agent's data (struct ab), the table entry, the search's constants and
- * the few helpers both use. ab.c is the agent (parameters, the root's
- * iterative deepening, create and destroy); ab_search.c the tree search
- * below the root (table, move ordering, quiescence, full-width search).
- * Nothing outside those two files includes it.
+ * agent's data (struct ab), the table entry, the constants and the few
+ * helpers both use (what only the search uses is in ab_search.c). ab.c
+ * is the agent (parameters, the root's iterative deepening, create and
+ * destroy); ab_search.c the tree search below the root (table, move
+ * ordering, quiescence, full-width search). Nothing outside those two
+ * files includes it.
  */
 #ifndef RULELAB_AB_INTERNAL_H
 #define RULELAB_AB_INTERNAL_H
@@ -17,29 +18,16 @@
 #include "rng.h"
 
 #define INF (AB_WIN + 1)
-#define EVAL_CAP 100000 /* static scores stay far from the wins */
 #define HISTORY_SIZE 4096
 #define TT_WAYS 4
-#define LMR_FIRST 3 /* moves searched in full before any reduction */
-/* Move ordering bands (score_moves): the hash move, captures (plus their
- * value), forcing moves, killers (the first one + 1); history below. */
-#define ORDER_HASH (1 << 30)
-#define ORDER_CAPTURE (1 << 24)
-#define ORDER_FORCING (1 << 23)
-#define ORDER_KILLER (1 << 22)
-
-enum bound { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 
 struct tt_entry {
     uint64_t key, check;
     move_t move;
     int32_t score; /* mate scores relative to the entry's position */
     int16_t depth;
-    uint8_t bound, generation;
+    uint8_t bound, generation; /* bound: ab_search.c's enum bound */
 };
-
-/* Quiescence modes: what the last moves into a node were. */
-enum qmode { Q_NORMAL, Q_EVADE, Q_CASH };
 
 struct ab {
     /* parameters */

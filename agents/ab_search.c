@@ -39,6 +39,20 @@
 
 #include "ab_internal.h"
 
+#define EVAL_CAP 100000 /* static scores stay far from the wins */
+#define LMR_FIRST 3 /* moves searched in full before any reduction */
+/* Move ordering bands (score_moves): the hash move, captures (plus their
+ * value), forcing moves, killers (the first one + 1); history below. */
+#define ORDER_HASH (1 << 30)
+#define ORDER_CAPTURE (1 << 24)
+#define ORDER_FORCING (1 << 23)
+#define ORDER_KILLER (1 << 22)
+
+enum bound { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
+
+/* Quiescence modes: what the last moves into a node were. */
+enum qmode { Q_NORMAL, Q_EVADE, Q_CASH };
+
 /* ---- helpers ------------------------------------------------------------ */
 
 static move_t *moves_at(struct ab *a, int ply)

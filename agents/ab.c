@@ -17,7 +17,7 @@
 #include "ab_internal.h"
 
 enum { P_DEPTH, P_NODES, P_MS, P_TT_MB, P_QUIESCENCE, P_QDEPTH, P_QFORCING,
-       P_CONTEMPT, P_LMR, P_COUNT };
+       P_CONTEMPT, P_LMR, P_REPDRAW, P_COUNT };
 
 static const struct param_spec ab_params[P_COUNT] = {
     [P_DEPTH] = {"depth", PARAM_INT, 60, 1, 60, NULL,
@@ -42,6 +42,9 @@ static const struct param_spec ab_params[P_COUNT] = {
     [P_LMR] = {"lmr", PARAM_INT, 0, 0, 2, NULL,
                "late quiet moves searched this many plies shallower "
                "first (0 = off)", 3},
+    [P_REPDRAW] = {"repdraw", PARAM_BOOL, 0, 0, 1, NULL,
+                   "a position met before (in the game or the search "
+                   "line) scores as a draw inside the search", 4},
 };
 
 /* ---- the root ---------------------------------------------------------- */
@@ -169,7 +172,71 @@ static move_t ab_choose(void *self, const struct game *g, const void *st,
     return a->last.move;
 }
 
+/* ---- the game's positions, for repdraw --------------------------------- */
+
+/* Adds hash to the seen set, doubling it past half full. Returns 0, or -1
+ * when memory is short (the set then stays as it was: the search just
+ * misses that repetition). */
+static int seen_add(struct ab *a, uint64_t hash)
+{
+    hash = ab_seen_slot_hash(hash);
+    if (ab_seen_has(a, hash))
+        return 0;
+    size_t slots = a->seen ? a->seen_mask + 1 : 0;
+    if ((a->seen_count + 1) * 2 > slots) {
+        size_t grown = slots ? slots * 2 : 256;
+        uint64_t *set = calloc(grown, sizeof *set);
+        if (!set)
+            return -1;
+        for (size_t i = 0; i < slots; i++) {
+            if (!a->seen[i])
+                continue;
+            size_t j = a->seen[i] & (grown - 1);
+            while (set[j])
+                j = (j + 1) & (grown - 1);
+            set[j] = a->seen[i];
+        }
+        free(a->seen);
+        a->seen = set;
+        a->seen_mask = grown - 1;
+    }
+    size_t j = hash & a->seen_mask;
+    while (a->seen[j])
+        j = (j + 1) & a->seen_mask;
+    a->seen[j] = hash;
+    a->seen_count++;
+    return 0;
+}
+
+/* Move m was played from st: with repdraw, st joins the positions the
+ * search treats as met before (an agent lives for one game). */
+static void ab_observe(void *self, const struct game *g, const void *st,
+                       move_t m)
+{
+    struct ab *a = self;
+    (void)m;
+    if (a->repdraw)
+        (void)seen_add(a, g->hash(st));
+}
+
 /* ---- create and destroy ------------------------------------------------ */
+
+/* The deepest depth accepted as a search's only budget: deeper, with no
+ * node or time budget, no game's search would end (the default depth, 60,
+ * is the iterative deepening's ceiling, not a budget). */
+#define DEPTH_ONLY_MAX 20
+
+/* agent_kind.check: a search needs nodes, ms or a depth it can finish. */
+static int ab_check(const double *values, char *err, size_t errsz)
+{
+    if (values[P_NODES] > 0 || values[P_MS] > 0
+        || values[P_DEPTH] <= DEPTH_ONLY_MAX)
+        return 0;
+    return game_error(err, errsz, "ab: nodes=0 and ms=0 leave the search "
+                      "no budget but depth=%d, which it never finishes; "
+                      "give nodes=N, ms=N or depth=N (at most %d)",
+                      (int)values[P_DEPTH], DEPTH_ONLY_MAX);
+}
 
 /* Entries of the table for tt_mb MiB: a power of two, at least TT_WAYS. */
 static size_t tt_entries(int tt_mb)
@@ -210,6 +277,7 @@ static void ab_destroy(void *self)
     free(a->killers);
     free(a->win_killer);
     free(a->weights);
+    free(a->seen);
     free(a);
 }
 
@@ -226,6 +294,7 @@ static void *ab_create(const double *values, uint64_t seed)
     a->qforcing = (int)values[P_QFORCING];
     a->contempt = (int)values[P_CONTEMPT];
     a->lmr = (int)values[P_LMR];
+    a->repdraw = (int)values[P_REPDRAW];
     a->plies = plies_for(a->max_depth, a->qdepth);
     size_t plies = (size_t)a->plies, entries = tt_entries((int)values[P_TT_MB]);
     int nw = eval_weight_count();
@@ -264,4 +333,5 @@ void ab_last_search(const struct agent *ag, struct ab_info *out)
  * Version 5: tafl's threat_replies and wins_at_once hook too. */
 const struct agent_kind ab_kind = {
     "ab", "iterative-deepening alpha-beta (PVS, table, quiescence)",
-    ab_params, P_COUNT, ab_create, ab_choose, NULL, ab_destroy, 5, 1};
+    ab_params, P_COUNT, ab_create, ab_choose, ab_observe, ab_destroy, 5, 1,
+    ab_check};

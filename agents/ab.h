@@ -22,6 +22,15 @@
  *               default) a late quiet move is first searched shallower
  *               (ab_search.c says which moves; README "How strong" what they
  *               measured)
+ *   repdraw     a position the game or the search line has met before
+ *               scores as a draw (-contempt for the root's side) inside
+ *               the search, whatever the game's repetition rule (0/1; off
+ *               by default): with contempt, the side ahead steers away
+ *               from repeating where repetition is no draw by the rules.
+ *               The agent learns the game's positions from observe, so
+ *               it must be told every move of the game
+ * A spec with nodes=0 and ms=0 needs a depth of at most 20: without a
+ * budget the search would never end (agent_create refuses it).
  * The search stops at the first budget reached (depth, nodes or ms), but
  * always completes depth 1, so a legal move is returned whatever the
  * budget; the move is that of the deepest completed iteration, or of the

@@ -31,11 +31,16 @@ struct tt_entry {
 
 struct ab {
     /* parameters */
-    int max_depth, ms, quiescence, qdepth, qforcing, contempt, lmr;
+    int max_depth, ms, quiescence, qdepth, qforcing, contempt, lmr, repdraw;
     uint64_t node_limit;
     double *weights; /* every evaluation weight, eval_weight's order */
 
     struct rng rng;
+    /* with repdraw: the hashes of the game's positions before the root, an
+     * open-addressing set (0 = empty slot; a hash of 0 is stored as 1) */
+    uint64_t *seen;
+    size_t seen_mask, seen_count; /* slots - 1 (0: none yet); members */
+
     struct tt_entry *tt;
     size_t tt_mask; /* entries - 1; 0 with no table */
     uint8_t generation;
@@ -85,6 +90,26 @@ static inline int is_win_score(int s)
 static inline int is_loss_score(int s)
 {
     return s <= -(AB_WIN - AB_MATE_RANGE);
+}
+
+/* Whether hash (never 0: ab_seen_slot_hash) is in the set of positions
+ * before the root. */
+static inline int ab_seen_has(const struct ab *a, uint64_t hash)
+{
+    if (!a->seen)
+        return 0;
+    for (size_t i = hash & a->seen_mask;; i = (i + 1) & a->seen_mask) {
+        if (a->seen[i] == hash)
+            return 1;
+        if (a->seen[i] == 0)
+            return 0;
+    }
+}
+
+/* A position's hash as the seen set stores it: 0 is the empty slot. */
+static inline uint64_t ab_seen_slot_hash(uint64_t hash)
+{
+    return hash ? hash : 1;
 }
 
 /* The value for the mover of root move m of st (ab_search.c): searched to

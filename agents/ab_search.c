@@ -433,10 +433,25 @@ static int pvs_value(struct ab *a, const void *st, int ply, move_t m,
     return v;
 }
 
+/* With repdraw: whether the position at ply (> 0) occurred before, on the
+ * search line since the root (the same side to move, so an even number
+ * of plies back) or in the game before the root. */
+static int repeats_earlier(struct ab *a, int ply)
+{
+    const struct game *g = a->g;
+    uint64_t h = ab_seen_slot_hash(g->hash(state_at(a, ply)));
+    for (int back = ply - 2; back >= 0; back -= 2)
+        if (ab_seen_slot_hash(g->hash(state_at(a, back))) == h)
+            return 1;
+    return ab_seen_has(a, h);
+}
+
 static int search(struct ab *a, int ply, int depth, int alpha, int beta,
                   enum qmode qmode)
 {
     const struct game *g = a->g;
+    if (a->repdraw && ply > 0 && repeats_earlier(a, ply))
+        return a->draw_score[g->to_move(state_at(a, ply))];
     if (depth <= 0 || ply + 1 >= a->plies)
         return qsearch(a, ply, 0, alpha, beta, qmode);
     const void *st = state_at(a, ply);

@@ -42,7 +42,7 @@ static move_t random_choose(void *self, const struct game *g, const void *st,
 
 static const struct agent_kind random_kind = {
     "random", "plays a uniformly random legal move", NULL, 0,
-    random_create, random_choose, NULL, free, 1, 0};
+    random_create, random_choose, NULL, free, 1, 0, NULL};
 
 /* ---- the registry ---------------------------------------------------- */
 
@@ -156,6 +156,8 @@ static const struct agent_kind *parse_spec(const char *spec,
     *n_params = agent_kind_params(kind, params);
     if (spec_parse_args(kind->name, params, *n_params, args, args_end, values,
                         err, errsz))
+        return NULL;
+    if (kind->check && kind->check(values, err, errsz) != 0)
         return NULL;
     return kind;
 }

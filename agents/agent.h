@@ -50,6 +50,10 @@ struct agent_kind {
     /* Whether the kind evaluates positions (eval.h): its specs then take
      * every evaluation weight as a parameter too. */
     int uses_eval;
+    /* Checks a spec's values together (what each parameter's range cannot
+     * tell, e.g. a search with no budget at all). Returns 0, or -1 with a
+     * message in err naming the parameters. May be NULL. */
+    int (*check)(const double *values, char *err, size_t errsz);
 };
 
 struct agent {

@@ -560,4 +560,5 @@ static void mcts_observe(void *self, const struct game *g, const void *st,
  * recorded before them). */
 const struct agent_kind mcts_kind = {
     "mcts", "UCT Monte Carlo tree search with MCTS-Solver", mcts_params,
-    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy, 2, 1};
+    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy, 2, 1,
+    NULL};

@@ -715,6 +715,102 @@ static void test_budgets(void **state)
     }
 }
 
+/* The reverse of a tafl move "e1e3" is "e3e1": a man's step back. */
+static void reverse_text(const char *text, char *out)
+{
+    snprintf(out, 8, "%.2s%.2s", text + 2, text);
+}
+
+/* repdraw: a position met before in the game scores as a draw inside the
+ * search. Setup (tafl without its repetition and shuttle rules, so the
+ * game itself draws nothing): the agent's choice X from the start, then
+ * a four-ply shuttle X, Y, X back, Y back that returns to the start with
+ * the position after X seen once. With a contempt so large that a draw is
+ * worse than any evaluation, repdraw=1 must now avoid X; repdraw=0 (told
+ * the same moves) keeps choosing it, as the game rules see no draw. */
+static void test_repetition_as_draw(void **state)
+{
+    (void)state;
+    const char *variant = "tafl(repetition_draw=0,repetition_limit=0)";
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        struct variant v;
+        _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+        setup_text(variant, NULL, &v, st);
+        const struct game *g = v.game;
+        struct ab_info info;
+        move_t x = search("ab(depth=2,nodes=0)", seed, g, st, &info);
+        char line[4][8], err[256];
+        g->move_to_text(st, x, line[0], sizeof line[0]);
+        reverse_text(line[0], line[2]);
+        /* Y: the opponent's first move, after X, that can step back (the
+         * board comes back; the move counters differ, so compare hashes) */
+        _Alignas(GAME_STATE_ALIGN) unsigned char after[GAME_MAX_STATE_SIZE];
+        game_copy_state(g, after, st);
+        g->apply(after, x);
+        move_t moves[GAME_MAX_MOVES];
+        int n = g->legal_moves(after, moves), found = 0;
+        for (int i = 0; i < n && !found; i++) {
+            _Alignas(GAME_STATE_ALIGN) unsigned char t[GAME_MAX_STATE_SIZE];
+            game_copy_state(g, t, after);
+            g->move_to_text(t, moves[i], line[1], sizeof line[1]);
+            reverse_text(line[1], line[3]);
+            char text[64];
+            snprintf(text, sizeof text, "%s %s %s %s", line[0], line[1],
+                     line[2], line[3]);
+            found = game_setup(&v, t, NULL, text, err, sizeof err) == 0
+                    && g->hash(t) == g->hash(st);
+        }
+        assert_true(found);
+        for (int repdraw = 0; repdraw <= 1; repdraw++) {
+            char spec[96];
+            snprintf(spec, sizeof spec,
+                     "ab(depth=2,nodes=0,contempt=90000,repdraw=%d)",
+                     repdraw);
+            struct agent *a = make_agent(spec, seed);
+            _Alignas(GAME_STATE_ALIGN) unsigned char p[GAME_MAX_STATE_SIZE];
+            game_copy_state(g, p, st);
+            for (int i = 0; i < 4; i++) {
+                move_t m;
+                if (game_parse_move(g, p, line[i], &m, err, sizeof err))
+                    fail_msg("%s: %s", line[i], err);
+                agent_observe(a, g, p, m);
+                g->apply(p, m);
+            }
+            move_t chosen = agent_choose(a, g, p);
+            if (repdraw)
+                assert_true(chosen != x);
+            else
+                assert_int_equal(chosen, x);
+            agent_free(a);
+        }
+    }
+}
+
+/* A search with no budget at all (nodes=0, ms=0 and depth at its
+ * default of 60) is refused when the spec is read, naming the
+ * parameters; a depth, node or time budget alone is accepted. */
+static void test_no_budget_refused(void **state)
+{
+    (void)state;
+    char err[512];
+    struct agent *a = NULL;
+    assert_int_equal(agent_create("ab(nodes=0,ms=0)", 1, &a, err,
+                                  sizeof err), -1);
+    assert_null(a);
+    assert_non_null(strstr(err, "nodes=0"));
+    assert_non_null(strstr(err, "depth"));
+    char id[256];
+    assert_int_equal(agent_identity("ab(nodes=0)", id, sizeof id, err,
+                                    sizeof err), -1);
+    const char *ok[] = {"ab(nodes=0,depth=3)", "ab(nodes=0,ms=5)", "ab",
+                        "ab(nodes=1)"};
+    for (size_t i = 0; i < COUNT(ok); i++) {
+        if (agent_create(ok[i], 1, &a, err, sizeof err) != 0)
+            fail_msg("%s: %s", ok[i], err);
+        agent_free(a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -729,6 +825,8 @@ int main(void)
         cmocka_unit_test(test_memory_cap),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_budgets),
+        cmocka_unit_test(test_repetition_as_draw),
+        cmocka_unit_test(test_no_budget_refused),
     };
     return cmocka_run_group_tests_name("ab", tests, NULL, NULL);
 }

@@ -28,9 +28,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
+#include "outfile.h"
 #include "store.h"
 
 const char *const merge_tables[] = {"meta",   "sweeps", "runs",
@@ -57,11 +59,18 @@ struct merge {
     size_t errsz;
 };
 
-/* Writes "WHAT: the connection's error" to m->err; returns -1. */
+/* Writes "merging IN into OUT: WHAT: the connection's error" to m->err
+ * (WHAT cut to its first words when it is a long statement: the user
+ * needs the file and the error, not the SQL); returns -1. */
 static int db_error(struct merge *m, const char *what)
 {
-    snprintf(m->err, m->errsz, "merging %s into %s: %s: %s", m->in, m->out,
-             what, sqlite3_errmsg(m->db));
+    int code = sqlite3_errcode(m->db);
+    const char *hint = code == SQLITE_CORRUPT || code == SQLITE_NOTADB
+                       ? " (a file is damaged: check each with `sqlite3 FILE "
+                         "'PRAGMA integrity_check'`)" : "";
+    snprintf(m->err, m->errsz, "merging %s into %s: %.60s%s: %s%s", m->in,
+             m->out, what, strlen(what) > 60 ? "..." : "",
+             sqlite3_errmsg(m->db), hint);
     return -1;
 }
 
@@ -111,7 +120,8 @@ static int exec_bound(struct merge *m, const char *sql, const char *const *t,
 }
 
 /* Writes the input's path as a read-only URI (characters outside
- * [A-Za-z0-9/._~-] percent-encoded) into buf. Returns 0, or -1 when it
+ * [A-Za-z0-9/._~-] percent-encoded; immutable where its folder cannot be
+ * written and no log holds data) into buf. Returns 0, or -1 when it
  * does not fit. */
 static int readonly_uri(const char *path, char *buf, size_t n)
 {
@@ -129,7 +139,11 @@ static int readonly_uri(const char *path, char *buf, size_t n)
             buf[len++] = hex[*p & 15];
         }
     }
-    return snprintf(buf + len, n - len, "?mode=ro") < (int)(n - len) ? 0 : -1;
+    /* in a folder it cannot write, a reader gets no -shm file: with no log
+     * holding data the file is read as immutable (store.h) */
+    const char *mode = store_reader_needs_immutable(path) ? "?immutable=1"
+                                                          : "?mode=ro";
+    return snprintf(buf + len, n - len, "%s", mode) < (int)(n - len) ? 0 : -1;
 }
 
 /* The first row of a check that must find none: its columns joined by
@@ -234,11 +248,29 @@ static int marker_unchanged(struct merge *m, const char *marker)
 static int check_schema(struct merge *m)
 {
     char row[512];
-    int found = first_row(m, "SELECT value FROM src.meta WHERE key ="
-                          " 'schema_version'", row, sizeof row);
+    int found = first_row(m, "SELECT COUNT(*) FROM src.sqlite_master WHERE "
+                          "type = 'table' AND name = 'meta'", row, sizeof row);
     if (found < 0)
         return -1;
-    if (!found || atoi(row) != STORE_SCHEMA_VERSION) {
+    if (atoi(row) == 0) {
+        snprintf(m->err, m->errsz, "%s is not a rulelab results database (it "
+                 "has no meta table%s): nothing was merged from it", m->in,
+                 first_row(m, "SELECT 1 FROM src.sqlite_master", row,
+                           sizeof row) == 0 ? "; it is empty" : "");
+        return -1;
+    }
+    found = first_row(m, "SELECT value FROM src.meta WHERE key ="
+                      " 'schema_version'", row, sizeof row);
+    if (found < 0)
+        return -1;
+    int version = found ? atoi(row) : 0;
+    if (version > STORE_SCHEMA_VERSION) {
+        snprintf(m->err, m->errsz, "%s has schema version %d, newer than this "
+                 "rulelab's %d: merge it with the rulelab that wrote it, or "
+                 "a newer one", m->in, version, STORE_SCHEMA_VERSION);
+        return -1;
+    }
+    if (version != STORE_SCHEMA_VERSION) {
         snprintf(m->err, m->errsz, "%s has schema version %s, and merge "
                  "reads only this rulelab's %d: upgrade it first with "
                  "`rulelab migrate %s`", m->in, found ? row : "(none)",
@@ -593,22 +625,52 @@ static int merge_input(struct merge *m, const char *in, const char *out_real,
     return rc;
 }
 
-int merge_databases(const char *out, const char *const *inputs, int n,
-                    struct merge_input_result *results, char *err,
-                    size_t errsz)
+/* Before OUT is opened: every input exists and is readable and is not OUT
+ * (by device and inode), and an existing OUT passes SQLite's quick_check,
+ * so a missing input or a damaged OUT is refused with nothing written.
+ * Returns 0, or -1 with a message. */
+static int check_paths(const char *out, const char *const *inputs, int n,
+                       char *err, size_t errsz)
+{
+    struct stat ob, ib;
+    int out_exists = stat(out, &ob) == 0;
+    for (int i = 0; i < n; i++) {
+        if (stat(inputs[i], &ib) != 0 || access(inputs[i], R_OK) != 0) {
+            snprintf(err, errsz, "input %s cannot be read: %s; nothing was "
+                     "merged", inputs[i], strerror(errno));
+            return -1;
+        }
+        if (out_exists && ib.st_dev == ob.st_dev && ib.st_ino == ob.st_ino) {
+            snprintf(err, errsz, "%s is the output database itself: merge "
+                     "reads each input into OUT, so OUT cannot be one of "
+                     "them", inputs[i]);
+            return -1;
+        }
+    }
+    return out_exists && ob.st_size > 0 ? store_check_intact(out, err, errsz)
+                                        : 0;
+}
+
+/* Merges into the database at path (OUT, or the temporary of a new OUT),
+ * naming it `out` in messages; *merged counts the inputs merged. */
+static int merge_into(const char *path, const char *out,
+                      const char *const *inputs, int n,
+                      struct merge_input_result *results, int *merged,
+                      char *err, size_t errsz)
 {
     struct store *st = NULL;
     struct merge m = {NULL, out, out, "", err, errsz};
     char out_real[PATH_MAX];
     int rc = -1;
-    if (store_open(out, 0, &st, err, errsz) != 0
+    *merged = 0;
+    if (store_open(path, 0, &st, err, errsz) != 0
         || store_lock_writer(st, err, errsz) != 0)
         goto done;
-    if (!realpath(out, out_real)) {
+    if (!realpath(path, out_real)) {
         snprintf(err, errsz, "%s: %s", out, strerror(errno));
         goto done;
     }
-    if (sqlite3_open_v2(out, &m.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI,
+    if (sqlite3_open_v2(path, &m.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI,
                         NULL) != SQLITE_OK) {
         db_error(&m, "opening it");
         goto done;
@@ -634,10 +696,47 @@ int merge_databases(const char *out, const char *const *inputs, int n,
             goto done;
         if (results)
             results[i] = one;
+        ++*merged;
     }
     rc = 0;
 done:
     sqlite3_close(m.db);
     store_close(st);
+    return rc;
+}
+
+int merge_databases(const char *out, const char *const *inputs, int n,
+                    struct merge_input_result *results, char *err,
+                    size_t errsz)
+{
+    struct stat sb;
+    if (check_paths(out, inputs, n, err, errsz) != 0)
+        return -1;
+    if (stat(out, &sb) == 0) {
+        int merged;
+        return merge_into(out, out, inputs, n, results, &merged, err, errsz);
+    }
+    /* A new OUT is made beside it and renamed into place, so a merge that
+     * merged nothing leaves no OUT (outfile.h). */
+    char tmp[PATH_MAX + 300], lock[PATH_MAX + 320], why[1024];
+    err[0] = '\0';
+    if (outfile_check(out, "OUT", inputs, n, OUTFILE_NONE, err, errsz) != 0
+        || outfile_temp_name(out, tmp, sizeof tmp) != 0) {
+        if (!err[0])
+            snprintf(err, errsz, "%s: path too long", out);
+        return -1;
+    }
+    outfile_clean_stale(out);
+    unlink(tmp);
+    int merged;
+    int rc = merge_into(tmp, out, inputs, n, results, &merged, err, errsz);
+    snprintf(lock, sizeof lock, "%s.lock", tmp);
+    unlink(lock);
+    if (merged > 0 && outfile_rename_synced(tmp, out, why, sizeof why) != 0) {
+        snprintf(err, errsz, "%s", why);
+        rc = -1;
+    } else if (merged == 0) {
+        unlink(tmp);
+    }
     return rc;
 }

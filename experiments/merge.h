@@ -42,7 +42,11 @@ extern const char *const merge_tables[];
 /* Merges inputs[0..n-1] into out (created if missing, brought up to the
  * current schema; its writer lock held meanwhile), one input after the
  * other, each in its own transaction: an input that fails leaves OUT as
- * it was before that input, and stops the merge. results[i] (when
+ * it was before that input, and stops the merge. Before anything is
+ * written: every input must exist and be readable and not be OUT (by
+ * device and inode), and an existing OUT must pass SQLite's quick_check.
+ * A new OUT is built beside its path and renamed into place once an input
+ * is merged, so a merge that merges nothing leaves no OUT behind. results[i] (when
  * results is not NULL) gets what input i did. Returns 0, or -1 with a
  * message naming the databases and what conflicts. */
 int merge_databases(const char *out, const char *const *inputs, int n,

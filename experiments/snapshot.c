@@ -1,14 +1,19 @@
 /*
  * snapshot.c -- snapshot_write (snapshot.h): a consistent copy of a live
- * database through SQLite's backup API, renamed into place.
+ * database through SQLite's backup API, renamed into place; and the checks
+ * that a snapshot's path may be written before a run or merge starts.
  */
 #include "snapshot.h"
+
+#include "outfile.h"
+#include "store.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -18,19 +23,6 @@ static int fail(char *err, size_t errsz, const char *what, sqlite3 *db)
 {
     snprintf(err, errsz, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
     return -1;
-}
-
-/* fsync()s the file at path. Returns 0, or -1 with errno set. */
-static int sync_file(const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return rc;
 }
 
 /* Copies every page of src_db into the database at tmp and makes it a
@@ -88,11 +80,11 @@ done:
 int snapshot_write(const char *src, const char *dst, char *err, size_t errsz)
 {
     char tmp[4200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", dst, (long)getpid())
-        >= sizeof tmp) {
+    if (outfile_temp_name(dst, tmp, sizeof tmp) != 0) {
         snprintf(err, errsz, "snapshot path too long: %s", dst);
         return -1;
     }
+    outfile_clean_stale(dst);
     unlink(tmp);
     sqlite3 *src_db = NULL;
     if (sqlite3_open_v2(src, &src_db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
@@ -105,15 +97,131 @@ int snapshot_write(const char *src, const char *dst, char *err, size_t errsz)
     sqlite3_busy_timeout(src_db, 5000);
     int rc = copy_into(src_db, src, tmp, err, errsz);
     sqlite3_close(src_db);
-    if (rc == 0 && sync_file(tmp) != 0) {
-        snprintf(err, errsz, "syncing %s: %s", tmp, strerror(errno));
-        rc = -1;
-    }
-    if (rc == 0 && rename(tmp, dst) != 0) {
-        snprintf(err, errsz, "renaming %s to %s: %s", tmp, dst, strerror(errno));
-        rc = -1;
-    }
-    if (rc != 0)
-        unlink(tmp);
+    if (rc == 0)
+        return outfile_rename_synced(tmp, dst, err, errsz);
+    unlink(tmp);
     return rc;
+}
+
+/* ---- may COPY be replaced? ---------------------------------------------- */
+
+/* The number the query q (one row, one column) counts in the database db,
+ * or -1 if it cannot be read. */
+static long long count_of(sqlite3 *db, const char *sql, const char *name,
+                          long long seed, int shard_index, int shard_count)
+{
+    sqlite3_stmt *q;
+    long long n = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_bind_parameter_count(q) >= 2) {
+        sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 2, seed);
+    }
+    if (sqlite3_bind_parameter_count(q) == 4) {
+        if (shard_count) {
+            sqlite3_bind_int(q, 3, shard_index);
+            sqlite3_bind_int(q, 4, shard_count);
+        }
+    }
+    if (sqlite3_step(q) == SQLITE_ROW)
+        n = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return n;
+}
+
+/* Whether the file at copy is a snapshot of sweep (name, seed) and shard:
+ * a rulelab database holding that sweep alone, every run of it of that
+ * shard. */
+static int is_snapshot_of(const char *copy, const char *name, long long seed,
+                          int shard_index, int shard_count)
+{
+    sqlite3 *db = NULL;
+    int ok = 0;
+    if (outfile_is_sqlite(copy) && store_open_immutable(copy, &db) == SQLITE_OK)
+        ok = count_of(db, "SELECT COUNT(*) FROM meta WHERE key = "
+                      "'schema_version'", NULL, 0, 0, 0) == 1
+             && count_of(db, "SELECT COUNT(*) FROM sweeps WHERE name = ?1 "
+                         "AND seed = ?2", name, seed, 0, 0) == 1
+             && count_of(db, "SELECT COUNT(*) FROM sweeps WHERE NOT (name = "
+                         "?1 AND seed = ?2)", name, seed, 0, 0) == 0
+             && count_of(db, "SELECT COUNT(*) FROM runs r JOIN sweeps s ON "
+                         "s.id = r.sweep_id WHERE s.name = ?1 AND s.seed = ?2"
+                         " AND (r.shard_index IS NOT ?3 OR r.shard_count IS "
+                         "NOT ?4)", name, seed, shard_index, shard_count) == 0;
+    sqlite3_close(db);
+    return ok;
+}
+
+int snapshot_check_run(const char *copy, const char *db, const char *sweep,
+                       long long seed, int shard_index, int shard_count,
+                       int replace, char *err, size_t errsz)
+{
+    const char *inputs[1] = {db};
+    if (outfile_check(copy, "--snapshot", inputs, 1, OUTFILE_REPLACE, err,
+                      errsz) != 0)
+        return -1;
+    struct stat sb;
+    if (replace || stat(copy, &sb) != 0
+        || is_snapshot_of(copy, sweep, seed, shard_index, shard_count))
+        return 0;
+    char shard[64] = "";
+    if (shard_count)
+        snprintf(shard, sizeof shard, ", shard %d/%d", shard_index,
+                 shard_count);
+    snprintf(err, errsz, "--snapshot %s exists and is not a snapshot of this "
+             "sweep (%s, seed %lld%s), so it would be lost: choose another "
+             "path, or add --snapshot-replace if it may go", copy, sweep,
+             seed, shard);
+    return -1;
+}
+
+/* Whether every sweep of the database at copy is in one of the n dbs
+ * (those that do not exist yet hold none). */
+static int sweeps_within(const char *copy, const char *const *dbs, int n)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    int ok = outfile_is_sqlite(copy)
+             && store_open_immutable(copy, &db) == SQLITE_OK
+             && sqlite3_prepare_v2(db, "SELECT name, seed FROM sweeps", -1,
+                                   &q, NULL) == SQLITE_OK;
+    int step;
+    while (ok && (step = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(q, 0);
+        long long seed = sqlite3_column_int64(q, 1);
+        int found = 0;
+        for (int i = 0; i < n && !found; i++) {
+            sqlite3 *other = NULL;
+            struct stat sb;
+            if (stat(dbs[i], &sb) == 0
+                && store_open_immutable(dbs[i], &other) == SQLITE_OK)
+                found = count_of(other, "SELECT COUNT(*) FROM sweeps WHERE "
+                                 "name = ?1 AND seed = ?2", name, seed, 0,
+                                 0) == 1;
+            sqlite3_close(other);
+        }
+        ok = found;
+    }
+    if (ok && step != SQLITE_DONE)
+        ok = 0;
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return ok;
+}
+
+int snapshot_check_merge(const char *copy, const char *const *dbs, int n,
+                         int replace, char *err, size_t errsz)
+{
+    if (outfile_check(copy, "--snapshot", dbs, n, OUTFILE_REPLACE, err,
+                      errsz) != 0)
+        return -1;
+    struct stat sb;
+    if (replace || stat(copy, &sb) != 0 || sweeps_within(copy, dbs, n))
+        return 0;
+    snprintf(err, errsz, "--snapshot %s exists and is not an earlier copy of "
+             "this merge (it holds sweeps that neither OUT nor an input "
+             "holds, or is no rulelab database), so it would be lost: choose "
+             "another path, or add --snapshot-replace if it may go", copy);
+    return -1;
 }

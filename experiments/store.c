@@ -349,8 +349,16 @@ static void behaviour_text(char *buf, size_t n)
                                 agent_kinds[i]->behaviour_version);
 }
 
+/* The command that writes, named in the lock file (store_set_command). */
+static char writer_command[64] = "rulelab";
+
+void store_set_command(const char *command)
+{
+    snprintf(writer_command, sizeof writer_command, "rulelab %s", command);
+}
+
 /* Takes the writer lock: an flock() on PATH.lock, which then says who
- * holds it. Returns 0 (also when this store holds it already), or -1 with
+ * holds it (pid, host, since when, and which command). Returns 0 (also when this store holds it already), or -1 with
  * a message naming the holder. The file stays when the lock is released:
  * removing it would let a third process lock a file no longer linked. */
 static int take_writer_lock(struct store *st, char *err, size_t errsz)
@@ -370,11 +378,11 @@ static int take_writer_lock(struct store *st, char *err, size_t errsz)
         holder[n > 0 ? n : 0] = '\0';
         holder[strcspn(holder, "\n")] = '\0';
         if (e == EWOULDBLOCK)
-            snprintf(err, errsz, "%s is being written by another `rulelab "
-                     "run` (%s; lock file %s): one run at a time per "
-                     "database. Wait for it to end, or stop it, then run "
-                     "again to resume; report, export and sqlite3 can read "
-                     "the database meanwhile", st->path,
+            snprintf(err, errsz, "%s is being written by another rulelab "
+                     "command (%s; lock file %s): one writer at a time per "
+                     "database. Wait for it to end, or stop it, then try "
+                     "again (a run resumes); report, export and sqlite3 can "
+                     "read the database meanwhile", st->path,
                      holder[0] ? holder : "it has not said who it is yet",
                      lock);
         else
@@ -383,8 +391,8 @@ static int take_writer_lock(struct store *st, char *err, size_t errsz)
     }
     gethostname(host, sizeof host - 1);
     now_text(now, sizeof now);
-    int len = snprintf(text, sizeof text, "pid %ld on host %s since %s\n",
-                       (long)getpid(), host, now);
+    int len = snprintf(text, sizeof text, "pid %ld on host %s since %s: "
+                       "%s\n", (long)getpid(), host, now, writer_command);
     if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)len, 0) != len) {
         snprintf(err, errsz, "%s: cannot write it: %s", lock, strerror(errno));
         goto fail;

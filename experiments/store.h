@@ -63,6 +63,24 @@ struct game_opening {
 int store_open(const char *path, int readonly, struct store **out, char *err,
                size_t errsz);
 
+/* Whether a reader must open the database at path as immutable: its
+ * folder cannot be written (no -shm file can be made there, so SQLite's
+ * WAL reader cannot start) and no write-ahead log holds data. */
+int store_reader_needs_immutable(const char *path);
+
+/* Runs SQLite's quick_check on the database at path, read-only. Returns
+ * 0 when it says ok, or -1 with a one-line message saying the file is
+ * damaged and what to do (for merge and migrate, before they write into
+ * an existing database). */
+int store_check_intact(const char *path, char *err, size_t errsz);
+
+/* Opens the SQLite file at path read-only as immutable (a URI: SQLite
+ * then takes no lock and makes no -shm file beside it, and ignores a
+ * write-ahead log): for looking at a file this program may not change,
+ * such as one it is about to refuse. Returns an SQLite result code; *db
+ * must be closed either way. */
+int store_open_immutable(const char *path, sqlite3 **db);
+
 /* Reads the schema version of the database at path without changing it
  * (0 for an empty one). Returns 0, or -1 with a message. */
 int store_schema_version(const char *path, int *version, char *err,
@@ -104,6 +122,10 @@ struct store_shard {
 int store_begin_shard_run(struct store *st, const struct sweep *s,
                           int threads, const struct store_shard *shard,
                           int64_t *cell_ids, char *err, size_t errsz);
+
+/* Names the command this process runs ("run", "merge"), which the writer
+ * lock file then shows to a second writer refused. */
+void store_set_command(const char *command);
 
 /* Takes the writer lock of store_begin_run (PATH.lock) without starting a
  * run: what `rulelab merge` holds on the database it writes. Returns 0

@@ -365,9 +365,14 @@ static int may_open_immutable(const char *path)
     return stat(wal, &sb) != 0 ? errno == ENOENT : sb.st_size == 0;
 }
 
-/* Opens path read-only as an immutable database (a URI: its characters
- * outside [A-Za-z0-9/._~-] percent-encoded). */
-static int open_immutable(const char *path, sqlite3 **db)
+int store_reader_needs_immutable(const char *path)
+{
+    return may_open_immutable(path);
+}
+
+/* store_open_immutable (store.h): the URI with path's characters outside
+ * [A-Za-z0-9/._~-] percent-encoded. */
+int store_open_immutable(const char *path, sqlite3 **db)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t n = strlen(path);
@@ -415,7 +420,7 @@ static int open_reader(struct store *st, const char *path, char *err,
         }
         sqlite3_close(st->db);
         st->db = NULL;
-        if (open_immutable(path, &st->db) != SQLITE_OK
+        if (store_open_immutable(path, &st->db) != SQLITE_OK
             || read_version(st->db, path, &version, err, errsz) != 0)
             return -1;
     }
@@ -429,6 +434,72 @@ static int open_reader(struct store *st, const char *path, char *err,
     return 0;
 }
 
+/* Before a writer changes anything (WAL mode, page size, migrations):
+ * an existing, non-empty file at path must read as a rulelab database
+ * this program can write (empty, or a schema version up to its own), so a
+ * file that is refused is left exactly as it was. Returns 0, or -1 with a
+ * message. */
+static int check_before_writing(const char *path, char *err, size_t errsz)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || sb.st_size == 0)
+        return 0;
+    if (!folder_writable(path) || access(path, W_OK) != 0) {
+        snprintf(err, errsz, "%s cannot be written here (it is read-only, "
+                 "or in a folder this process cannot write, and a writer "
+                 "needs its -wal and -shm files beside it): make both "
+                 "writable, or copy it to a folder you can write", path);
+        return -1;
+    }
+    sqlite3 *db = NULL;
+    int version = 0, rc;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+        rc = read_version(db, path, &version, err, errsz);
+    else
+        rc = store_error(db, err, errsz, path);
+    sqlite3_close(db);
+    if (rc == 0 && version > STORE_SCHEMA_VERSION)
+        rc = version_error(path, version, err, errsz);
+    return rc;
+}
+
+int store_check_intact(const char *path, char *err, size_t errsz)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    int rc = -1;
+    if ((sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK
+         && (sqlite3_close(db), db = NULL,
+             store_open_immutable(path, &db) != SQLITE_OK))
+        || sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &q, NULL)
+               != SQLITE_OK
+        || sqlite3_step(q) != SQLITE_ROW) {
+        snprintf(err, errsz, "%s cannot be checked (%s): it is damaged or no "
+                 "database; nothing was written to it. Restore it from a "
+                 "copy, or recover its rows with `sqlite3 %s .recover`",
+                 path, db ? sqlite3_errmsg(db) : "out of memory", path);
+        goto done;
+    }
+    const char *text = (const char *)sqlite3_column_text(q, 0);
+    char said[201];
+    snprintf(said, sizeof said, "%s", text ? text : "no answer");
+    for (char *c = said; *c; c++)
+        if (*c == '\n')
+            *c = ' '; /* one line */
+    if (strcmp(said, "ok") != 0) {
+        snprintf(err, errsz, "%s is damaged (SQLite's quick_check: %s); "
+                 "nothing was written to it. Restore it from a copy, or "
+                 "recover its rows with `sqlite3 %s .recover`", path, said,
+                 path);
+        goto done;
+    }
+    rc = 0;
+done:
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return rc;
+}
+
 /* Opens for writing: WAL, and the schema brought up to date. */
 static int open_writer(struct store *st, const char *path, char *err,
                        size_t errsz)
@@ -438,6 +509,8 @@ static int open_writer(struct store *st, const char *path, char *err,
                  "be a temporary database, lost at exit)");
         return -1;
     }
+    if (check_before_writing(path, err, errsz) != 0)
+        return -1;
     if (sqlite3_open_v2(path, &st->db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
         != SQLITE_OK)

@@ -38,7 +38,7 @@ check "--dry-run --shard"     0 "shard 1/2 plays 5 of the 10 games" -- "$bin" ru
     || { echo "FAIL a bad --shard created $dir/x.db"; fail=$((fail + 1)); }
 check "merge needs two"       2 "needs the output database and at least one input" -- "$bin" merge "$dir/out.db"
 check "merge nothing"         2 "needs the output database" -- "$bin" merge
-check "merge missing input"   1 "$dir/none.db: No such file" -- "$bin" merge "$dir/out.db" "$dir/none.db"
+check "merge missing input"   1 "input $dir/none.db cannot be read: No such file" -- "$bin" merge "$dir/out.db" "$dir/none.db"
 
 "$bin" run "$dir/s.ini" --db "$dir/whole.db" --quiet --threads 2
 "$bin" run "$dir/s.ini" --db "$dir/s0.db" --quiet --threads 2 --shard 0/2

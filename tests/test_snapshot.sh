@@ -108,7 +108,7 @@ rc=$?
 
 # options
 "$bin" run "$dir/s.ini" --db "$dir/x.db" --snapshot-every 5 >/dev/null 2>"$dir/err"
-[ $? -eq 2 ] && grep -q "needs --snapshot" "$dir/err" \
+[ $? -eq 2 ] && grep -q "go with --snapshot" "$dir/err" \
     && ok "--snapshot-every without --snapshot is a usage error" || bad "--snapshot-every alone"
 "$bin" run "$dir/s.ini" --db "$dir/x.db" --snapshot "$dir/c.db" --snapshot-every 0 \
     >/dev/null 2>"$dir/err"

@@ -695,7 +695,7 @@ static void test_one_writer_at_a_time(void **state)
     assert_int_equal(store_open(path, 0, &second, err, sizeof err), 0);
     assert_int_equal(store_begin_run(second, &s, 1, ids2, err, sizeof err), -1);
     snprintf(expect, sizeof expect, "(pid %ld on host ", (long)getpid());
-    assert_non_null(strstr(err, "is being written by another `rulelab run`"));
+    assert_non_null(strstr(err, "is being written by another rulelab command"));
     assert_non_null(strstr(err, expect));
     assert_int_equal(store_open(path, 1, &reader, err, sizeof err), 0);
     sqlite3_stmt *q;

@@ -109,7 +109,7 @@ for _ in $(seq 1 300); do
 done
 out=$("$bin" run "$dir/long.ini" --db "$dir/w.db" --threads 1 --quiet 2>&1)
 rc=$?
-if [ $rc -eq 1 ] && grep -q "is being written by another \`rulelab run\` (pid $pid on host " <<<"$out"; then
+if [ $rc -eq 1 ] && grep -q "is being written by another rulelab command (pid $pid on host " <<<"$out"; then
     ok "a second run on the database is refused, naming the first's pid"
 else bad "second writer: rc=$rc: $out"; fi
 rep=$("$bin" report "$dir/w.db" --format csv 2>&1)

@@ -52,6 +52,7 @@ int cli_parse(int argc, char **argv, const struct cli_option *opts,
               const struct cli_command *cmd)
 {
     *n_positional = 0;
+    unsigned char given[64] = {0}; /* options seen, by index in opts */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -72,6 +73,11 @@ int cli_parse(int argc, char **argv, const struct cli_option *opts,
             o++;
         if (!o->name)
             return cli_usage_error(cmd, "unknown option '%.*s'", (int)len, arg);
+        size_t at = (size_t)(o - opts);
+        if (at < sizeof given && given[at]++ && !o->flag)
+            return cli_usage_error(cmd, "option %s is given twice; give it "
+                                   "once (a second value would silently "
+                                   "replace the first)", o->name);
         if (o->flag) {
             if (eq)
                 return cli_usage_error(cmd, "option %s takes no value",
@@ -242,10 +248,13 @@ int cli_main(int argc, char **argv)
         print_main_usage(stdout);
         return CLI_OK;
     }
-    for (int i = 0; commands[i]; i++)
-        if (strcmp(argv[1], commands[i]->name) == 0)
-            return check_stdout(commands[i]->name,
-                                commands[i]->run(argc - 1, argv + 1));
+    for (int i = 0; commands[i]; i++) {
+        if (strcmp(argv[1], commands[i]->name) != 0)
+            continue;
+        store_set_command(commands[i]->name); /* named in writer locks */
+        return check_stdout(commands[i]->name,
+                            commands[i]->run(argc - 1, argv + 1));
+    }
     fprintf(stderr, "rulelab: unknown command '%s'\n\n", argv[1]);
     print_main_usage(stderr);
     return CLI_USAGE;

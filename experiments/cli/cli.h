@@ -38,7 +38,8 @@ struct cli_option {
 
 /* Parses argv[1..] against opts (NULL-name terminated): options may come
  * anywhere, as `--name value` or `--name=value`; everything else goes into
- * positional (at most max_positional). `--help` prints the usage and
+ * positional (at most max_positional). An option with a value given twice
+ * is a usage error (a flag given twice is the flag). `--help` prints the usage and
  * returns -1 (the caller then exits 0). Returns 0, or CLI_USAGE after
  * printing what was wrong and the usage. */
 int cli_parse(int argc, char **argv, const struct cli_option *opts,

@@ -2,39 +2,112 @@
  * cmd_export.c -- `rulelab export`: every stored game as one CSV row (the
  * columns of the game_view view, results/README.md). It opens the database
  * read-only and reads it in one transaction, so every row comes from one
- * snapshot even while a sweep is writing it.
+ * snapshot even while a sweep is writing it. --out is a one-shot output
+ * (outfile.h): refused before any work if it is the database or another
+ * one, written beside its path and renamed.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "store.h"
 
-/* Writes text (NULL: an empty field) to out as one CSV field, after a
- * comma unless it is the first; quoted, with quotes doubled, when it holds
- * a comma, a quote or a newline. */
-static void csv_field(FILE *out, const char *text, int first)
+/* Whether a spreadsheet would read text as a formula (OWASP's CSV
+ * injection advice): it starts with '=', '+', '-', '@', a tab or a
+ * carriage return. */
+static int formula_like(const char *text)
 {
-    if (!first)
+    return text[0] && strchr("=+-@\t\r", text[0]) != NULL;
+}
+
+/* Writes column i of row q to out as one CSV field, after a comma unless
+ * it is the first (RFC 4180, with LF line ends): NULL an empty field;
+ * a number as it is; text always quoted, quotes doubled, and prefixed with
+ * a single quote inside the quotes where a spreadsheet would run it as a
+ * formula. Returns 0, or -1 for text holding a NUL byte, which CSV cannot
+ * carry (nothing written for the field). */
+static int csv_column(FILE *out, sqlite3_stmt *q, int i)
+{
+    if (i)
         fputc(',', out);
-    if (!text)
-        return;
-    if (!strpbrk(text, ",\"\n")) {
+    int type = sqlite3_column_type(q, i);
+    if (type == SQLITE_NULL)
+        return 0;
+    const char *text = (const char *)sqlite3_column_text(q, i);
+    size_t len = (size_t)sqlite3_column_bytes(q, i);
+    if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
         fputs(text, out);
-        return;
+        return 0;
     }
+    if (strlen(text) != len)
+        return -1;
     fputc('"', out);
+    if (formula_like(text))
+        fputc('\'', out);
     for (; *text; text++) {
         if (*text == '"')
             fputc('"', out);
         fputc(*text, out);
     }
     fputc('"', out);
+    return 0;
+}
+
+static const char *const columns[] = {
+    "id", "sweep", "sweep_seed", "game", "variant", "agent0_name",
+    "agent1_name", "agent0", "agent1", "game_index", "seed", "side0",
+    "side1", "result", "winner_seat", "reason", "plies", "duration_ms",
+    "finished", "moves", "opening_position", "opening", "pair_id",
+    "openings"};
+enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
+
+/* Writes the header and one row per game of db to out, from one read
+ * transaction (every row from one snapshot even while a sweep writes).
+ * Returns 0, or -1 with a message in err. */
+static int write_csv(sqlite3 *db, FILE *out, char *err, size_t errsz)
+{
+    char sql[640] = "SELECT ";
+    for (int i = 0; i < N_COLUMNS; i++) {
+        fprintf(out, "%s%s", i ? "," : "", columns[i]);
+        strcat(sql, columns[i]);
+        strcat(sql, i < N_COLUMNS - 1 ? ", " : " FROM game_view ORDER BY id");
+    }
+    fputc('\n', out);
+    sqlite3_stmt *q = NULL;
+    int rc = -1, step = SQLITE_ERROR;
+    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK
+        || sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+        snprintf(err, errsz, "%s", sqlite3_errmsg(db));
+        goto done;
+    }
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        for (int i = 0; i < N_COLUMNS; i++)
+            if (csv_column(out, q, i) != 0) {
+                snprintf(err, errsz, "game %lld: its %s holds a NUL byte, "
+                         "which CSV cannot carry; mend that row (sqlite3) "
+                         "and export again", sqlite3_column_int64(q, 0),
+                         columns[i]);
+                goto done;
+            }
+        fputc('\n', out);
+    }
+    if (step != SQLITE_DONE)
+        snprintf(err, errsz, "%s", sqlite3_errmsg(db));
+    else
+        rc = 0;
+done:
+    sqlite3_finalize(q);
+    if (!sqlite3_get_autocommit(db))
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    return rc;
 }
 
 /* `rulelab export` (the run contract of struct cli_command): one CSV row
- * per stored game, from one read snapshot, to stdout or --out FILE;
- * CLI_FAIL when the database cannot be read or a write fails. */
+ * per stored game, from one read snapshot, to stdout or --out FILE (a
+ * one-shot output: written beside FILE and renamed, never over the
+ * database or another database); CLI_FAIL when the database cannot be
+ * read or a write fails. */
 static int run_export(int argc, char **argv)
 {
     const char *out_path = NULL, *pos[1];
@@ -48,58 +121,50 @@ static int run_export(int argc, char **argv)
         return rc;
     if (!csv)
         return cli_usage_error(&cmd_export, "needs DB and --csv");
+    char err[4400];
+    if (out_path && outfile_check(out_path, "--out", pos, 1, OUTFILE_ANY, err,
+                                  sizeof err) != 0) {
+        fprintf(stderr, "rulelab export: %s\n", err);
+        return CLI_FAIL;
+    }
     struct store *st;
     if (cli_open_readonly(pos[0], &st) != 0)
         return CLI_FAIL;
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) {
-        perror(out_path);
+    struct outfile o;
+    if (out_path && outfile_open(&o, out_path, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab export: %s\n", err);
         store_close(st);
         return CLI_FAIL;
     }
-    static const char *const columns[] = {
-        "id", "sweep", "sweep_seed", "game", "variant", "agent0_name",
-        "agent1_name", "agent0", "agent1", "game_index", "seed", "side0",
-        "side1", "result", "winner_seat", "reason", "plies", "duration_ms",
-        "finished", "moves", "opening_position", "opening", "pair_id",
-        "openings"};
-    enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
-    char sql[640] = "SELECT ";
-    for (int i = 0; i < N_COLUMNS; i++) {
-        csv_field(out, columns[i], i == 0);
-        strcat(sql, columns[i]);
-        strcat(sql, i < N_COLUMNS - 1 ? ", " : " FROM game_view ORDER BY id");
-    }
-    fputc('\n', out);
-    /* One read transaction for the whole export, as for report: every row
-     * comes from one snapshot even if more statements are added. */
-    sqlite3_stmt *q;
-    rc = CLI_FAIL;
-    if (sqlite3_exec(store_db(st), "BEGIN", NULL, NULL, NULL) == SQLITE_OK
-        && sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK) {
-        int step;
-        while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-            for (int i = 0; i < N_COLUMNS; i++)
-                csv_field(out, (const char *)sqlite3_column_text(q, i), i == 0);
-            fputc('\n', out);
-        }
-        if (step == SQLITE_DONE)
-            rc = CLI_OK;
-        sqlite3_finalize(q);
-    }
-    if (rc != CLI_OK)
-        fprintf(stderr, "rulelab export: %s\n", sqlite3_errmsg(store_db(st)));
-    if (!sqlite3_get_autocommit(store_db(st)))
-        sqlite3_exec(store_db(st), "COMMIT", NULL, NULL, NULL);
-    if (cli_finish_output(out, "export", out_path ? out_path : "the CSV"))
+    rc = CLI_OK;
+    if (write_csv(store_db(st), out_path ? o.f : stdout, err, sizeof err)) {
+        fprintf(stderr, "rulelab export: %s\n", err);
         rc = CLI_FAIL;
+    }
     store_close(st);
-    return rc;
+    if (!out_path)
+        return cli_finish_output(stdout, "export", "the CSV") ? CLI_FAIL : rc;
+    if (rc != CLI_OK) {
+        outfile_abort(&o);
+        return rc;
+    }
+    if (outfile_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab export: %s\n", err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
 }
 
 const struct cli_command cmd_export = {
     "export", "write every stored game as CSV",
     "usage: rulelab export DB --csv [--out FILE]\n\n"
     "Writes one row per game (the columns of the game_view view, see\n"
-    "results/README.md), to stdout or FILE.\n",
+    "results/README.md), to stdout or FILE. CSV as RFC 4180 quotes it, with\n"
+    "LF line ends: numbers as they are (the seed a signed 64-bit integer),\n"
+    "every text value in double quotes (quotes doubled), and a text value\n"
+    "that a spreadsheet would run as a formula (starting with = + - @, a\n"
+    "tab or a carriage return) prefixed with ' inside its quotes. A text\n"
+    "holding a NUL byte is refused, naming its game.\n"
+    "FILE is written whole or not at all (beside it, then renamed); it may\n"
+    "not be DB itself or any other database.\n",
     run_export};

@@ -21,10 +21,11 @@
 static int run_merge(int argc, char **argv)
 {
     static const char *pos[MAX_INPUTS + 1];
-    int n = 0, quiet = 0;
+    int n = 0, quiet = 0, replace = 0;
     const char *snapshot = NULL;
     const struct cli_option opts[] = {{"--quiet", NULL, &quiet},
                                       {"--snapshot", &snapshot, NULL},
+                                      {"--snapshot-replace", NULL, &replace},
                                       {NULL, NULL, NULL}};
     int rc = cli_parse(argc, argv, opts, pos, MAX_INPUTS + 1, &n, &cmd_merge);
     if (rc == -1)
@@ -37,8 +38,18 @@ static int run_merge(int argc, char **argv)
     if (snapshot && (!*snapshot || strcmp(snapshot, pos[0]) == 0))
         return cli_usage_error(&cmd_merge, "--snapshot needs a path other "
                                "than OUT");
-    struct merge_input_result *res = calloc((size_t)n, sizeof *res);
+    if (replace && !snapshot)
+        return cli_usage_error(&cmd_merge, "--snapshot-replace goes with "
+                               "--snapshot");
     char err[4096];
+    /* before anything is merged: a copy that would destroy a file is
+     * refused */
+    if (snapshot && snapshot_check_merge(snapshot, pos, n, replace, err,
+                                         sizeof err) != 0) {
+        fprintf(stderr, "rulelab merge: %s\n", err);
+        return CLI_FAIL;
+    }
+    struct merge_input_result *res = calloc((size_t)n, sizeof *res);
     if (!res) {
         fprintf(stderr, "rulelab merge: out of memory\n");
         return CLI_FAIL;
@@ -78,7 +89,8 @@ static int run_merge(int argc, char **argv)
 
 const struct cli_command cmd_merge = {
     "merge", "merge shard databases (or any results databases) into one",
-    "usage: rulelab merge OUT.db IN.db... [--quiet] [--snapshot COPY]\n\n"
+    "usage: rulelab merge OUT.db IN.db... [--quiet]\n"
+    "                     [--snapshot COPY [--snapshot-replace]]\n\n"
     "Copies every row of every input (sweeps, runs, variants, agents, cells,\n"
     "games, claims) into OUT, created if missing, matching rows by what they\n"
     "are (a sweep by name and seed, a cell by its variant and agents, a game\n"
@@ -95,6 +107,11 @@ const struct cli_command cmd_merge = {
     "    sides, result, reason, plies, moves or opening);\n"
     "  - a cell whose early stops or behaviour versions disagree.\n"
     "Inputs must be at this rulelab's schema (`rulelab migrate IN.db`).\n"
+    "Before anything is written: every input must exist, be readable and not\n"
+    "be OUT (another name of the same file included), and an existing OUT\n"
+    "must pass SQLite's quick_check. A new OUT is built beside its path and\n"
+    "renamed into place once an input is merged. An input in a folder merge\n"
+    "cannot write is read as it is (its -wal, if any, must be empty).\n"
     "Which run (shard, host) played each game is kept: games.run_id, and\n"
     "runs.shard_index, shard_count, host and source (the input it came\n"
     "from).\n\n"
@@ -102,7 +119,12 @@ const struct cli_command cmd_merge = {
     "  --snapshot COPY\n"
     "           then write a consistent copy of OUT to COPY (one file, renamed\n"
     "           into place, as `run --snapshot`): a merge job merges on local\n"
-    "           storage and publishes to a shared folder this way\n\n"
+    "           storage and publishes to a shared folder this way. Checked\n"
+    "           first: COPY may not be OUT or an input, and an existing COPY\n"
+    "           is replaced only if every sweep it holds is in OUT or an\n"
+    "           input (an earlier copy of this merge)\n"
+    "  --snapshot-replace\n"
+    "           replace an existing COPY whatever it holds\n\n"
     "Example, a sweep in 4 shards:\n"
     "  rulelab run sweep.ini --shard 0/4 --db s0.db   # ... to --shard 3/4\n"
     "  rulelab merge all.db s0.db s1.db s2.db s3.db\n",

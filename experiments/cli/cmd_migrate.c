@@ -31,7 +31,8 @@ static int run_migrate(int argc, char **argv)
         fprintf(stderr, "rulelab migrate: %s: %s\n", pos[0], strerror(errno));
         return CLI_FAIL;
     }
-    if (store_schema_version(pos[0], &before, err, sizeof err) != 0
+    if (store_check_intact(pos[0], err, sizeof err) != 0
+        || store_schema_version(pos[0], &before, err, sizeof err) != 0
         || store_open(pos[0], 0, &st, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab migrate: %s\n", err);
         return CLI_FAIL;
@@ -50,5 +51,6 @@ const struct cli_command cmd_migrate = {
     "usage: rulelab migrate DB\n\n"
     "Brings the database made by an earlier rulelab up to this one's schema\n"
     "version, keeping every row (`run` does the same when it opens one).\n"
-    "`report`, `export` and `replay` read only this version and say so.\n",
+    "`report`, `export` and `replay` read only this version and say so.\n"
+    "A database that fails SQLite's quick_check is refused, unchanged.\n",
     run_migrate};

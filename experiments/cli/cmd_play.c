@@ -15,7 +15,9 @@
 
 #define HUMAN NULL /* a seat whose agent is NULL is played from stdin */
 
-/* Splits "a(x=1,y=2),b" at the comma outside parentheses into two specs. */
+/* Splits "a(x=1,y=2),b" at the comma outside parentheses into two specs.
+ * Returns 0, -1 when text is not two specs, or -2 when one is longer than
+ * n - 1 bytes. */
 static int split_agents(const char *text, char *first, char *second,
                         size_t n)
 {
@@ -25,7 +27,7 @@ static int split_agents(const char *text, char *first, char *second,
         if (*c == ',' && depth == 0) {
             size_t len = (size_t)(c - text);
             if (len >= n || strlen(c + 1) >= n)
-                return -1;
+                return -2;
             memcpy(first, text, len);
             first[len] = '\0';
             strcpy(second, c + 1);
@@ -35,18 +37,47 @@ static int split_agents(const char *text, char *first, char *second,
     return -1;
 }
 
+#define HUMAN_LINE_MAX 255 /* bytes of a person's line, newline apart */
+
+/* Reads one whole line of stdin (any length) into line (n bytes), without
+ * its line end. Returns 1 for a line that fits, 0 for one longer than
+ * n - 1 bytes (read to its end and dropped: never taken in pieces), or -1
+ * at end of input. */
+static int read_whole_line(char *line, size_t n)
+{
+    size_t len = 0;
+    int c, long_line = 0;
+    while ((c = getchar()) != EOF && c != '\n') {
+        if (len + 1 < n)
+            line[len++] = (char)c;
+        else
+            long_line = 1;
+    }
+    if (c == EOF && len == 0 && !long_line)
+        return -1;
+    line[len] = '\0';
+    line[strcspn(line, "\r")] = '\0';
+    return long_line ? 0 : 1;
+}
+
 /* Reads a legal move for the person to move. Returns 0, or -1 at end of
- * input or on "quit". */
+ * input or on "quit". A line over HUMAN_LINE_MAX bytes is an error said
+ * to the person, who is asked again. */
 static int read_human_move(const struct game *g, const void *st, move_t *m)
 {
-    char line[256], err[256];
+    char line[HUMAN_LINE_MAX + 1], err[256];
     for (;;) {
         printf("your move as %s (or 'moves', 'quit'): ",
                g->seat_side(st, g->to_move(st)));
         fflush(stdout);
-        if (!fgets(line, sizeof line, stdin))
+        int got = read_whole_line(line, sizeof line);
+        if (got < 0)
             return -1;
-        line[strcspn(line, "\r\n")] = '\0';
+        if (got == 0) {
+            printf("that line is longer than %d characters: type one move, "
+                   "e.g. one from 'moves'\n", HUMAN_LINE_MAX);
+            continue;
+        }
         char *text = line + strspn(line, " \t");
         if (strcmp(text, "quit") == 0)
             return -1;
@@ -136,7 +167,11 @@ static int run_play(int argc, char **argv)
         return cli_usage_error(&cmd_play, "needs VARIANT and --agents "
                                "SPEC0,SPEC1");
     char specs[2][VARIANT_TEXT_MAX];
-    if (split_agents(agents_text, specs[0], specs[1], sizeof specs[0]) != 0)
+    int split = split_agents(agents_text, specs[0], specs[1], sizeof specs[0]);
+    if (split == -2)
+        return cli_usage_error(&cmd_play, "--agents: a spec is longer than "
+                               "%zu characters", sizeof specs[0] - 1);
+    if (split != 0)
         return cli_usage_error(&cmd_play, "--agents needs two specs separated "
                                "by a comma, e.g. random,mcts(iterations=500)");
     long seed;

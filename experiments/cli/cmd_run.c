@@ -231,7 +231,7 @@ struct run_args {
     const char *sweep, *db, *shard_text, *snapshot, *plan_path, *plan_out;
     long threads, every, plan_shards;
     double calibrate;
-    int quiet, dry;
+    int quiet, dry, snapshot_replace;
 };
 
 /* Reads and checks the options into *a. Returns 1 to go on, or 0 with the
@@ -251,6 +251,8 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
                                       {"--shards", &shards_text, NULL},
                                       {"--snapshot", &a->snapshot, NULL},
                                       {"--snapshot-every", &every_text, NULL},
+                                      {"--snapshot-replace", NULL,
+                                       &a->snapshot_replace},
                                       {"--quiet", NULL, &a->quiet},
                                       {"--dry-run", NULL, &a->dry},
                                       {NULL, NULL, NULL}};
@@ -269,8 +271,9 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
         ; /* said by cli_parse_int */
     else if (a->snapshot && !*a->snapshot)
         cli_usage_error(&cmd_run, "--snapshot needs a path");
-    else if (every_text && !a->snapshot)
-        cli_usage_error(&cmd_run, "--snapshot-every needs --snapshot");
+    else if ((every_text || a->snapshot_replace) && !a->snapshot)
+        cli_usage_error(&cmd_run, "--snapshot-every and --snapshot-replace "
+                        "go with --snapshot");
     else if (every_text && cli_parse_int(every_text, "--snapshot-every", 1,
                                          86400 * 365, &a->every) != 0)
         ; /* said by cli_parse_int */
@@ -311,6 +314,14 @@ static int play_sweep(const struct run_args *a, const struct sweep *s,
     if (a->snapshot && strcmp(a->snapshot, db) == 0)
         return cli_usage_error(&cmd_run, "--snapshot must be another file "
                                "than the database");
+    /* before any game: a copy that would destroy something is refused */
+    if (a->snapshot
+        && snapshot_check_run(a->snapshot, db, s->name, (long long)s->seed,
+                              shard->k, shard->n, a->snapshot_replace, err,
+                              sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: %s\n", err);
+        return CLI_FAIL;
+    }
     struct store *st;
     if (store_open(db, 0, &st, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab run: %s\n", err);
@@ -410,7 +421,8 @@ const struct cli_command cmd_run = {
     "run", "play a sweep file into a results database",
     "usage: rulelab run SWEEP.ini [--db PATH] [--threads N] [--quiet]\n"
     "                   [--shard K/N [--plan FILE]]\n"
-    "                   [--snapshot COPY [--snapshot-every SECONDS]]\n"
+    "                   [--snapshot COPY [--snapshot-every SECONDS]\n"
+    "                    [--snapshot-replace]]\n"
     "       rulelab run SWEEP.ini --dry-run [--calibrate SECONDS] [--threads N]"
     "\n                   [--shard K/N [--plan FILE]]"
     " [--write-plan FILE --shards N]\n\n"
@@ -454,7 +466,13 @@ const struct cli_command cmd_run = {
     "               the end: a consistent copy of what is committed (SQLite's\n"
     "               backup API), written to a temporary name and renamed, so\n"
     "               a reader of COPY never sees half a file; one file, no\n"
-    "               -wal beside it (for a shared folder, see `rulelab slurm`)\n\n"
+    "               -wal beside it (for a shared folder, see `rulelab slurm`).\n"
+    "               Checked before any game: COPY may not be the database,\n"
+    "               its folder must be writable, and an existing COPY is\n"
+    "               replaced only if it is a snapshot of this sweep and\n"
+    "               shard (a rerun refreshing it)\n"
+    "  --snapshot-replace\n"
+    "               replace an existing COPY whatever it holds\n\n"
     "The sweep file format is in the README and experiments/sweep.h;\n"
     "ready sweeps are in experiments/sweeps/.\n",
     run_run};

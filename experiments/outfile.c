@@ -80,7 +80,14 @@ void outfile_clean_stale(const char *path)
             continue;
         char *end;
         long pid = strtol(e->d_name + plen, &end, 10);
-        if (*end || pid <= 0 || pid == (long)getpid()
+        /* the temporary, or a file SQLite or the writer lock keeps beside
+         * a temporary database */
+        static const char *const sides[] = {"", "-wal", "-shm", "-journal",
+                                            ".lock", NULL};
+        int side = 0;
+        while (sides[side] && strcmp(end, sides[side]) != 0)
+            side++;
+        if (!sides[side] || pid <= 0 || pid == (long)getpid()
             || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
         char stale[8600];

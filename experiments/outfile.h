@@ -49,7 +49,8 @@ int outfile_check(const char *path, const char *what,
 int outfile_temp_name(const char *path, char *tmp, size_t n);
 
 /* Removes the temporaries of path that a command on this host left when
- * it was killed (their PID no longer runs). */
+ * it was killed (their PID no longer runs), with the -wal, -shm, -journal
+ * and .lock files a temporary database has beside it. */
 void outfile_clean_stale(const char *path);
 
 /* An output being written: its path and its temporary. */

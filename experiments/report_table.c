@@ -10,6 +10,23 @@
 
 #include "report_internal.h"
 
+/* One Markdown table cell holding text: a '|' escaped, a line end (which
+ * would end the row) written as a space, so a hand-edited name cannot
+ * break the table. */
+static void markdown_cell(FILE *out, const char *text)
+{
+    fputs("| ", out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '|')
+            fputs("\\|", out);
+        else if (*p == '\n' || *p == '\r')
+            fputc(' ', out);
+        else
+            fputc(*p, out);
+    }
+    fputc(' ', out);
+}
+
 void report_table_print(const struct report_table *t, enum report_format f,
                         FILE *out)
 {
@@ -26,7 +43,7 @@ void report_table_print(const struct report_table *t, enum report_format f,
             const char *text = i < 0 ? t->header[c] : t->cells[i][c];
             if (f == REPORT_CSV) {
                 fputs(c ? "," : "", out);
-                if (strpbrk(text, ",\"\n")) {
+                if (strpbrk(text, ",\"\r\n")) {
                     fputc('"', out);
                     for (const char *p = text; *p; p++)
                         fputs(*p == '"' ? "\"\"" : (char[2]){*p, 0}, out);
@@ -35,7 +52,7 @@ void report_table_print(const struct report_table *t, enum report_format f,
                     fputs(text, out);
                 }
             } else if (f == REPORT_MARKDOWN) {
-                fprintf(out, "| %s ", text);
+                markdown_cell(out, text);
             } else {
                 fprintf(out, "%s%-*s", c ? "  " : "", width[c], text);
             }

@@ -130,6 +130,21 @@ static long long count_of(sqlite3 *db, const char *sql, const char *name,
     return n;
 }
 
+/* The games the database at path holds (0 where it does not exist or
+ * holds none), or -1 if it cannot be read. */
+static long long games_in(const char *path)
+{
+    struct stat sb;
+    sqlite3 *db = NULL;
+    if (stat(path, &sb) != 0 || sb.st_size == 0)
+        return 0;
+    long long n = -1;
+    if (store_open_immutable(path, &db) == SQLITE_OK)
+        n = count_of(db, "SELECT COUNT(*) FROM games", NULL, 0, 0, 0);
+    sqlite3_close(db);
+    return n;
+}
+
 /* Whether the file at copy is a snapshot of sweep (name, seed) and shard:
  * a rulelab database holding that sweep alone, every run of it of that
  * shard. */
@@ -162,9 +177,21 @@ int snapshot_check_run(const char *copy, const char *db, const char *sweep,
                       errsz) != 0)
         return -1;
     struct stat sb;
-    if (replace || stat(copy, &sb) != 0
-        || is_snapshot_of(copy, sweep, seed, shard_index, shard_count))
+    if (replace || stat(copy, &sb) != 0)
         return 0;
+    long long held = games_in(copy), live = games_in(db);
+    if (is_snapshot_of(copy, sweep, seed, shard_index, shard_count)
+        && held >= 0 && held <= live)
+        return 0;
+    if (held > live && live >= 0
+        && is_snapshot_of(copy, sweep, seed, shard_index, shard_count)) {
+        snprintf(err, errsz, "--snapshot %s holds %lld games of this sweep "
+                 "and %s only %lld, so a copy would lose some: resume from "
+                 "it (cp it to %s first), choose another path, or add "
+                 "--snapshot-replace if they may go", copy, held, db, live,
+                 db);
+        return -1;
+    }
     char shard[64] = "";
     if (shard_count)
         snprintf(shard, sizeof shard, ", shard %d/%d", shard_index,
@@ -217,11 +244,20 @@ int snapshot_check_merge(const char *copy, const char *const *dbs, int n,
                       errsz) != 0)
         return -1;
     struct stat sb;
-    if (replace || stat(copy, &sb) != 0 || sweeps_within(copy, dbs, n))
+    if (replace || stat(copy, &sb) != 0)
+        return 0;
+    /* the merge makes OUT at most what OUT and the inputs hold now */
+    long long held = games_in(copy), most = 0;
+    for (int i = 0; i < n && most >= 0; i++) {
+        long long each = games_in(dbs[i]);
+        most = each < 0 ? -1 : most + each;
+    }
+    if (sweeps_within(copy, dbs, n) && held >= 0 && most >= 0 && held <= most)
         return 0;
     snprintf(err, errsz, "--snapshot %s exists and is not an earlier copy of "
-             "this merge (it holds sweeps that neither OUT nor an input "
-             "holds, or is no rulelab database), so it would be lost: choose "
-             "another path, or add --snapshot-replace if it may go", copy);
+             "this merge's OUT (it holds sweeps that neither OUT nor an input "
+             "holds, more games than they hold together, or is no rulelab "
+             "database), so it would be lost: choose another path, or add "
+             "--snapshot-replace if it may go", copy);
     return -1;
 }

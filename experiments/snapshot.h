@@ -23,17 +23,19 @@ int snapshot_write(const char *src, const char *dst, char *err, size_t errsz);
  * may write COPY (outfile.h's rule): COPY is not the database db (by
  * device and inode), its folder takes a new file, and an existing COPY is
  * replaced only if it is a snapshot of the same sweep (name, seed) and
- * shard (shard_count 0: the whole sweep), as a requeued cluster task
- * refreshes, or if `replace` (the user said so). Returns 0, or -1 with a
+ * shard (shard_count 0: the whole sweep) holding no more games than db
+ * does now, as a requeued cluster task refreshes (it resumes from the
+ * copy), or if `replace` (the user said so). Returns 0, or -1 with a
  * one-line message saying what to do. */
 int snapshot_check_run(const char *copy, const char *db, const char *sweep,
                        long long seed, int shard_index, int shard_count,
                        int replace, char *err, size_t errsz);
 
 /* The same for `rulelab merge OUT IN... --snapshot COPY`: COPY is none of
- * OUT and the inputs, and an existing COPY is replaced only if every sweep
- * it holds is in OUT or an input (an earlier copy of this merge), or if
- * `replace`. */
+ * OUT and the inputs (dbs[0] is OUT, then the inputs), and an existing
+ * COPY is replaced only if every sweep it holds is in OUT or an input and
+ * it holds no more games than they hold together (an earlier copy of this
+ * merge), or if `replace`. */
 int snapshot_check_merge(const char *copy, const char *const *dbs, int n,
                          int replace, char *err, size_t errsz);
 

@@ -24,6 +24,7 @@
  */
 #include "tactics.h"
 
+#include <errno.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,7 +405,10 @@ int tactics_load(const char *path, const struct game *game,
     *out = NULL;
     *n = 0;
     if (!f)
-        return game_error(err, errsz, "%s: cannot open it", path);
+        return game_error(err, errsz, "%s: cannot open it (%s): give "
+                          "--set the folder of the tactics files "
+                          "(experiments/tactics in the source tree)", path,
+                          strerror(errno));
     while (fgets(line, sizeof line, f)) {
         lineno++;
         size_t len = strlen(line);

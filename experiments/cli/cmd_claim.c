@@ -5,10 +5,13 @@
  * (experiments/claim.h); this file reads the options and prints the
  * summary, and after an interruption the command that resumes.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <omp.h>
 
@@ -32,6 +35,34 @@ static void print_shell_word(FILE *f, const char *word)
         else
             fputc(*p, f);
     fputc('\'', f);
+}
+
+/* Whether the certificate folder dir can take files: it is a writable
+ * folder, or does not exist and its parent is one. Returns 0, or -1 after
+ * saying on stderr what is wrong and what to do. */
+static int check_certificate_folder(const char *dir)
+{
+    struct stat sb;
+    char parent[4300];
+    snprintf(parent, sizeof parent, "%s", dir);
+    const char *why = NULL;
+    if (stat(dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode))
+            why = "it is not a folder";
+        else if (access(dir, W_OK | X_OK) != 0)
+            why = strerror(errno);
+    } else if (errno != ENOENT) {
+        why = strerror(errno);
+    } else if (access(dirname(parent), W_OK | X_OK) != 0) {
+        why = errno == ENOENT ? "its parent folder does not exist"
+                              : strerror(errno);
+    }
+    if (!why)
+        return 0;
+    fprintf(stderr, "rulelab claim: the certificate folder %s cannot be "
+            "written (%s): give --certificates a folder you can write; "
+            "nothing was solved\n", dir, why);
+    return -1;
 }
 
 /* `rulelab claim` (the run contract of struct cli_command): runs claim_run
@@ -65,6 +96,11 @@ static int run_claim(int argc, char **argv)
             && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
         || cli_parse_int(mb_text, "--mb", 1, 1 << 20, &mb))
         return CLI_USAGE;
+    char folder[4200], db_dir[4096];
+    snprintf(db_dir, sizeof db_dir, "%s", pos[0]);
+    snprintf(folder, sizeof folder, "%s/certificates", dirname(db_dir));
+    if (check_certificate_folder(certificates ? certificates : folder) != 0)
+        return CLI_FAIL;
     struct store *st;
     char err[1024];
     if (store_open(pos[0], 0, &st, err, sizeof err) != 0) {

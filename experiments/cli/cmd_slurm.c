@@ -64,6 +64,26 @@ static int make_dirs(const char *path)
     return 0;
 }
 
+/* Checks --dir before anything is made: the absolute form of dir (from
+ * the current directory where it is relative) must not hold '"' or '%'
+ * (which end or pattern sbatch's --output value) or a backslash (which
+ * sbatch drops from it). Returns 0, or -1 after a message on stderr. */
+static int check_dir_text(const char *dir)
+{
+    char cwd[PATH_MAX] = "";
+    if (dir[0] != '/' && !getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "rulelab slurm: cannot read the current directory: "
+                "%s\n", strerror(errno));
+        return -1;
+    }
+    if (!strpbrk(dir, "\"%\\") && !strpbrk(cwd, "\"%\\"))
+        return 0;
+    fprintf(stderr, "rulelab slurm: the folder %s%s%s holds a '\"', '%%' or "
+            "'\\', which sbatch's --output cannot take; choose another --dir; "
+            "nothing was written\n", cwd, cwd[0] ? "/" : "", dir);
+    return -1;
+}
+
 /* Prints path as a shell word: as it is when it needs no quotes. */
 static void print_word(const char *path)
 {
@@ -128,6 +148,31 @@ static int copy_file(const char *from, const char *to)
             strerror(errno));
     unlink(tmp);
     return -1;
+}
+
+/* Reads the plan FILE given to --plan and checks it against the sweep and
+ * the tasks, before anything is made. Returns 0, or -1 after a message. */
+static int check_plan(const struct sweep *s, const char *given, int tasks)
+{
+    char err[2048];
+    int *plan = malloc((size_t)s->n_cells * sizeof *plan);
+    int rc = plan ? shard_plan_read(given, s, tasks, plan, err, sizeof err)
+                  : -1;
+    if (rc != 0)
+        fprintf(stderr, "rulelab slurm: --plan %s; nothing was written\n",
+                plan ? err : "out of memory");
+    free(plan);
+    return rc;
+}
+
+/* Removes the folder dir that this run made, and the plan it may have
+ * written there, after a failure (its parents, if made too, stay). */
+static void remove_made_folder(const char *dir)
+{
+    char plan[PATH_MAX + 16];
+    snprintf(plan, sizeof plan, "%s/plan.txt", dir);
+    unlink(plan);
+    rmdir(dir);
 }
 
 /* For a sweep with an early-stop rule, whose shards play whole cells:
@@ -260,6 +305,7 @@ static int run_slurm(int argc, char **argv)
         return CLI_FAIL;
     }
     char input[PATH_MAX], dir[PATH_MAX], self[PATH_MAX], deflt[600];
+    int made = 0; /* this run made the folder: removed again on a failure */
     rc = CLI_FAIL;
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {
@@ -276,6 +322,20 @@ static int run_slurm(int argc, char **argv)
         snprintf(deflt, sizeof deflt, "results/%s-slurm", s.name);
         dir_text = deflt;
     }
+    /* every check that can refuse comes before the folder is made */
+    if (check_dir_text(dir_text) != 0)
+        goto done;
+    if ((plan_given || calibrate_text) && s.stop == STOP_NONE) {
+        rc = cli_usage_error(&cmd_slurm, "%s has no early-stop rule, so its "
+                             "shards play about 1/N of every cell's games "
+                             "and balance without a plan; drop --plan and "
+                             "--calibrate", pos[0]);
+        goto done;
+    }
+    if (plan_given && check_plan(&s, plan_given, (int)tasks) != 0)
+        goto done;
+    struct stat dir_sb;
+    made = stat(dir_text, &dir_sb) != 0;
     if (make_dirs(dir_text) != 0 || !realpath(dir_text, dir)) {
         fprintf(stderr, "rulelab slurm: cannot make the folder %s: %s\n",
                 dir_text, strerror(errno));
@@ -298,13 +358,6 @@ static int run_slurm(int argc, char **argv)
                 dir);
         goto done;
     }
-    if ((plan_given || calibrate_text) && s.stop == STOP_NONE) {
-        rc = cli_usage_error(&cmd_slurm, "%s has no early-stop rule, so its "
-                             "shards play about 1/N of every cell's games "
-                             "and balance without a plan; drop --plan and "
-                             "--calibrate", pos[0]);
-        goto done;
-    }
     char plan[PATH_MAX + 16];
     if (prepare_plan(&s, plan_given, calibrate, (int)cpus, (int)tasks, dir,
                      plan, sizeof plan) != 0)
@@ -316,6 +369,7 @@ static int run_slurm(int argc, char **argv)
         fprintf(stderr, "rulelab slurm: %s\n", err);
         goto done;
     }
+    made = 0; /* the scripts are written: the folder stays */
     char tasks_script[PATH_MAX + 20], merge_script[PATH_MAX + 20];
     snprintf(tasks_script, sizeof tasks_script, "%s/tasks.sbatch", dir);
     snprintf(merge_script, sizeof merge_script, "%s/merge.sbatch", dir);
@@ -345,6 +399,8 @@ static int run_slurm(int argc, char **argv)
            dir, s.name);
     rc = CLI_OK;
 done:
+    if (rc != CLI_OK && made)
+        remove_made_folder(dir_text);
     sweep_free(&s);
     return rc;
 }

@@ -9,6 +9,7 @@
  * verify` runs.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "cli.h"
 #include "disproof.h"
+#include "outfile.h"
 #include "proof.h"
 #include "shard.h"
 #include "solver.h"
@@ -48,23 +50,37 @@ struct checked {
 /* Solves st (set up under v) with options o into *r and writes the
  * answer's certificate (a proof for a win, a disproof for no win) to path
  * (a temporary file when path is NULL), then verifies it with the
- * checker `rulelab verify` runs. Returns 0 if the search answered and,
- * for a win or no win, the certificate verified; -1 after a message on
- * stderr. A file at path is removed when the answer is unknown. */
+ * checker `rulelab verify` runs. The certificate is written beside path
+ * and renamed onto it only once it verifies (outfile.h): path is as it was
+ * when the answer is unknown or anything fails. Returns 0 if the search
+ * answered and, for a win or no win, the certificate verified; -1 after a
+ * message on stderr when the search could not run or a file failed
+ * (r->answer then SOLVER_UNKNOWN); -2 after a message when the
+ * certificate did not verify. */
 static int prove(const struct variant *v, const void *st,
                  const struct solver_options *o, const char *path,
                  struct solver_result *r, struct checked *ck)
 {
-    char err[1024];
-    FILE *f = path ? fopen(path, "w+") : tmpfile();
+    char err[1024], tmp[4200];
     memset(ck, 0, sizeof *ck);
+    memset(r, 0, sizeof *r);
+    r->answer = SOLVER_UNKNOWN;
+    if (path && outfile_temp_name(path, tmp, sizeof tmp) != 0) {
+        fprintf(stderr, "rulelab solve: --proof %s: path too long\n", path);
+        return -1;
+    }
+    FILE *f = path ? fopen(tmp, "w+") : tmpfile();
     if (!f) {
-        perror(path ? path : "tmpfile");
+        fprintf(stderr, "rulelab solve: cannot write %s: %s\n",
+                path ? tmp : "a temporary file", strerror(errno));
         return -1;
     }
     int rc = solver_write_certificate(v, st, o, f, r, NULL, err, sizeof err);
     if (rc != 0) {
-        fprintf(stderr, "rulelab solve: %s\n", err);
+        r->answer = SOLVER_UNKNOWN;
+        fprintf(stderr, "rulelab solve: %s%s\n", err,
+                strstr(err, "out of memory") ? " (more than this machine "
+                "gives: give a smaller --mb)" : "");
     } else if (r->answer != SOLVER_UNKNOWN) {
         fflush(f);
         ck->bytes = ftell(f);
@@ -77,14 +93,27 @@ static int prove(const struct variant *v, const void *st,
             rc = disproof_verify_threads(f, omp_get_num_procs(), &ck->dis,
                                          err, sizeof err);
         }
-        if (rc != 0)
+        if (rc != 0) {
             fprintf(stderr, "rulelab solve: the %s does not verify: %s\n",
                     r->answer == SOLVER_WIN ? "proof" : "disproof", err);
+            rc = -2;
+        }
     }
-    if (fclose(f) != 0)
+    if (fclose(f) != 0 && rc == 0) {
+        fprintf(stderr, "rulelab solve: writing %s failed: %s\n", tmp,
+                strerror(errno));
         rc = -1;
-    if (path && (r->answer == SOLVER_UNKNOWN || rc != 0))
-        remove(path);
+        r->answer = SOLVER_UNKNOWN;
+    }
+    if (!path)
+        return rc;
+    if (r->answer == SOLVER_UNKNOWN || rc != 0) {
+        remove(tmp);
+    } else if (outfile_rename_synced(tmp, path, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab solve: %s\n", err);
+        r->answer = SOLVER_UNKNOWN;
+        rc = -1;
+    }
     return rc;
 }
 
@@ -237,10 +266,15 @@ static int run_solve(int argc, char **argv)
                                .max_mb = (size_t)mb};
     if (split)
         return run_split(&v, st, &o, split, &sh, (int)threads);
+    if (proof && outfile_check(proof, "--proof", NULL, 0, OUTFILE_ANY, why,
+                               sizeof why) != 0) {
+        fprintf(stderr, "rulelab solve: %s\n", why);
+        return CLI_FAIL;
+    }
     struct solver_result r;
     struct checked ck;
     rc = prove(&v, st, &o, proof, &r, &ck);
-    if (rc != 0 && r.answer != SOLVER_UNKNOWN) {
+    if (rc == -2) {
         printf("answer:   unknown (the search found %s, but its %s did not "
                "verify)\n", r.answer == SOLVER_WIN ? "a win" : "no win",
                r.answer == SOLVER_WIN ? "proof" : "disproof");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <omp.h>
@@ -260,11 +261,22 @@ static int run_generate(const char *db_path, const char *out, const char *sweep,
     return CLI_OK;
 }
 
+/* The default set: experiments/tactics of the current directory where it
+ * is one (a run from the source tree), else of the source tree this
+ * program was built from. */
+static const char *default_set(void)
+{
+    struct stat sb;
+    if (stat("experiments/tactics", &sb) == 0 && S_ISDIR(sb.st_mode))
+        return "experiments/tactics";
+    return RULELAB_SOURCE_DIR "/experiments/tactics";
+}
+
 /* `rulelab tactics` (the run contract of struct cli_command). */
 static int run_tactics(int argc, char **argv)
 {
     const char *agents = "mcts(iterations=1000)", *games_text = NULL;
-    const char *dir = "experiments/tactics", *nodes_text = "100000";
+    const char *dir = NULL, *nodes_text = "100000";
     const char *mb_text = "16", *threads_text = NULL, *seed_text = "1";
     const char *limit_text = "0", *db = NULL, *sweep = "tactics_source";
     const char *cap_text = "0", *pos[1];
@@ -281,6 +293,8 @@ static int run_tactics(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_tactics);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
+    if (!dir)
+        dir = default_set();
     const char *action = npos ? pos[0] : "run";
     if (strcmp(action, "run") && strcmp(action, "generate")
         && strcmp(action, "verify"))
@@ -378,8 +392,9 @@ const struct cli_command cmd_tactics = {
     "  --agents SPECS  comma-separated agent specs (default\n"
     "                  mcts(iterations=1000)); `rulelab list` shows kinds\n"
     "  --games LIST    comma-separated games (default: all three)\n"
-    "  --set DIR       the set (default experiments/tactics, relative to the\n"
-    "                  current directory)\n"
+    "  --set DIR       the set (default experiments/tactics: in the current\n"
+    "                  directory if it has one, else in the source tree this\n"
+    "                  rulelab was built from)\n"
     "  --nodes N       node budget of each solver call of a check (default\n"
     "                  100000)\n"
     "  --mb X          transposition table of each call, MiB (default 16)\n"

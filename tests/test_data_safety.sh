@@ -138,22 +138,28 @@ check "migrate a damaged database" 1 "is damaged (SQLite's quick_check" \
     -- "$bin" migrate c.db
 unchanged "the damaged database" c.db "$c"
 
-# 8. merge reads an input in a read-only folder (as report does)
+# 8. merge reads an input in a read-only folder (as report does), and a
+# run into one says what to do; as an unprivileged user, since root may
+# write anywhere (skipped, saying so, where that user cannot run rulelab)
 mkdir ro && cp ex.db ro/in.db && chmod 555 ro
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-    as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-    chmod 777 . && touch m.db && rm m.db
-else as=(); fi
-out=$("${as[@]}" "$bin" merge m.db ro/in.db 2>&1)
-if [ $? -eq 0 ] && [ "$(games m.db)" -eq 30 ]; then
-    ok "merge reads an input in a read-only folder"
-else bad "merge from a read-only folder: $out"; fi
-ro=$(sums ro/in.db)
-out=$("${as[@]}" "$bin" run s.ini --db ro/in.db --quiet 2>&1)
-if [ $? -eq 1 ] && grep -q "cannot be written here" <<<"$out"; then
-    ok "a run into a read-only folder says what to do"
-else bad "run into a read-only folder: $out"; fi
-unchanged "run into a read-only folder" ro/in.db "$ro"
+as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null \
+    && "${as[@]}" "$bin" list >/dev/null 2>&1; then
+    chmod 777 .
+    out=$("${as[@]}" "$bin" merge m.db ro/in.db 2>&1)
+    if [ $? -eq 0 ] && [ "$(games m.db)" -eq 30 ]; then
+        ok "merge reads an input in a read-only folder"
+    else bad "merge from a read-only folder: $out"; fi
+    ro=$(sums ro/in.db)
+    out=$("${as[@]}" "$bin" run s.ini --db ro/in.db --quiet 2>&1)
+    if [ $? -eq 1 ] && grep -q "cannot be written here" <<<"$out"; then
+        ok "a run into a read-only folder says what to do"
+    else bad "run into a read-only folder: $out"; fi
+    unchanged "run into a read-only folder" ro/in.db "$ro"
+else
+    echo "skipped: the read-only folder checks (need root, setpriv and a"
+    echo "rulelab that user 65534 can run)"
+fi
 chmod 755 ro
 
 # 9. solve: an allocation it cannot have, a proof path it cannot write

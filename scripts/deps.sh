@@ -2,7 +2,7 @@
 # project needs, only those missing, and runs apt-get update only then.
 # Every dependency of the project is listed here, and nowhere else.
 
-RULELAB_PACKAGES="build-essential cmake pkg-config libcmocka-dev libsqlite3-dev sqlite3 python3-pandas python3-matplotlib python3-nbformat python3-ipykernel jupyter-nbconvert"
+RULELAB_PACKAGES="build-essential cmake pkg-config libcmocka-dev libsqlite3-dev sqlite3 xz-utils python3-pandas python3-matplotlib python3-nbformat python3-ipykernel jupyter-nbconvert"
 # The tests' fuzz targets also need clang with libFuzzer (libclang-rt-dev,
 # only recommended by clang) and clang's OpenMP (libomp-dev); the Slurm
 # test (tests/test_slurm.sh) a one-node Slurm and its munge (slurm-wlm,

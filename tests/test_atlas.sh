@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# test_atlas.sh -- the balance atlas: its generator on a database with known
+# rows, results/atlas.md against what scripts/atlas.sh prints from the
+# committed parts, and a slice of the atlas replayed (the same games on any
+# machine and thread count; shards merged equal one run).
+# Usage: test_atlas.sh PATH/TO/rulelab
+set -u
+bin=$1
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$here/.."
+# shellcheck source=tests/sh_helpers.sh
+. "$here/sh_helpers.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+has() { if grep -qF -- "$2" "$dir/out.md"; then ok "$1"; else
+        bad "$1: no line with '$2'"; sed 's/^/    /' "$dir/out.md"; fi; }
+
+# 1. The generator on tests/fixtures/atlas_small.sql, by hand:
+# default variant, ab 20k self-play, 10 games W W W W W D D L L L (seat 0's
+# view): 6 points of 10, 0.600; Wilson at z = 1.959964: centre 2x + z^2 =
+# 15.841, half z sqrt(z^2 + 4 x (n - x) / n) = 1.96 x sqrt(13.441) = 7.186,
+# denominator 2 (n + z^2) = 27.683: 0.313 to 0.832; 2 draws of 10 = 0.200.
+# ab 5k on the same openings o0..o9: W W W D D D L L L L. The differences
+# per opening: 0 0 0 .5 .5 0 .5 0 0 0, mean d = +0.150; sample variance
+# (7 x 0.15^2 + 3 x 0.35^2) / 9 = 0.05833, SE = sqrt(0.05833 / 10) =
+# 0.07638; the 90% interval 0.150 -/+ 1.645 x 0.07638 = +0.024 to +0.276,
+# not inside +/-0.05; z = 0.150 / 0.07638 = 1.964, two-sided p = 0.0495 <
+# 0.05: still moving; power 2 Phi(0.05 / 0.07638 - 1.645) - 1 < 0: 0.00.
+# repetition_limit=0: one rung, 4 games: a draw at the ply cap (500 plies),
+# a draw by repetition (100), a win (50), a loss (30): 0.500, Wilson 0.150
+# to 0.850, draws 0.500, 170.0 plies, ply cap 0.250.
+# Against the default at ab 20k: 0.500 - 0.600 = -0.100; Newcombe from
+# the two Wilson intervals: -0.1 - sqrt(0.35^2 + 0.232^2) = -0.520 and
+# -0.1 + sqrt(0.35^2 + 0.287^2) = +0.353; pooled z test: pbar = 8/14,
+# var = pbar (1 - pbar) (1/4 + 1/10) = 0.0857, z = -0.1 / 0.2928 = -0.342,
+# p = 0.733 (Holm: the one comparison, the same).
+sqlite3 "$dir/small.db" <"$here/fixtures/atlas_small.sql"
+"$bin" list >"$dir/list.txt"
+/usr/bin/python3 "$root/scripts/atlas.py" "$dir/small.db" \
+    --defaults "$dir/list.txt" >"$dir/out.md" 2>&1
+has "the default's row" "| default | ab 20k nodes | 10 | 0.600 (0.313-0.832) | 0.200 | 40.0 | 0.000 | still moving: d = +0.150 (+0.024 to +0.276), p = 0.0495, power 0.00 (paired, 10 openings) | n/a |"
+has "repetition_limit=0's row" "| repetition_limit=0 | ab 20k nodes | 4 | 0.500 (0.150-0.850) | 0.500 | 170.0 | 0.250 | not enough games: one rung | n/a |"
+has "the comparison" "| tafl | repetition_limit=0 | default | -0.100 (-0.520 to +0.353) | 0.733 | 0.733 |"
+
+# 2. results/atlas.md and atlas.svg are what the script prints now
+if ls "$root"/results/atlas/*.db.xz >/dev/null 2>&1; then
+    if ATLAS_SVG_OUT="$dir/atlas.svg" bash "$root/scripts/atlas.sh" -b "$bin" \
+            >"$dir/atlas.md" 2>"$dir/err" \
+        && cmp -s "$dir/atlas.md" "$root/results/atlas.md" \
+        && cmp -s "$dir/atlas.svg" "$root/results/atlas.svg"; then
+        ok "results/atlas.md and atlas.svg regenerate byte for byte"
+    else
+        bad "results/atlas.md is stale: run scripts/atlas.sh --write"
+        diff "$dir/atlas.md" "$root/results/atlas.md" | head -20
+        cat "$dir/err"
+    fi
+else
+    echo "no atlas parts committed yet: nothing to regenerate"
+fi
+
+# 3. A slice of atlas_tafl.ini: the same seed, variants and agents (so the
+# same cells, seeds and openings), one game a cell, under another name.
+sed -e 's/^name = atlas_tafl$/name = atlas_tafl_slice/' \
+    -e 's/^games = 1720$/games = 2/' \
+    "$root/experiments/sweeps/atlas_tafl.ini" >"$dir/slice.ini"
+moves() { sqlite3 "$1" "SELECT v.canonical, a0.spec, g.game_index, g.opening,
+          g.moves, g.result FROM games g JOIN cells c ON c.id = g.cell_id
+          JOIN variants v ON v.id = c.variant_id JOIN agents a0
+          ON a0.id = c.agent0_id ORDER BY 1, 2, 3"; }
+"$bin" run "$dir/slice.ini" --db "$dir/t1.db" --threads 1 --quiet
+"$bin" run "$dir/slice.ini" --db "$dir/t2.db" --threads 2 --quiet
+if [ "$(moves "$dir/t1.db")" = "$(moves "$dir/t2.db")" ] \
+    && [ "$(moves "$dir/t1.db" | wc -l)" -eq 16 ]; then
+    ok "an atlas slice: the same 16 games on 1 and 2 threads"
+else bad "an atlas slice differs between thread counts"; fi
+"$bin" run "$dir/slice.ini" --db "$dir/s0.db" --shard 0/2 --threads 2 --quiet
+"$bin" run "$dir/slice.ini" --db "$dir/s1.db" --shard 1/2 --threads 2 --quiet
+"$bin" merge "$dir/m.db" "$dir/s0.db" "$dir/s1.db" --quiet
+if [ "$(moves "$dir/m.db")" = "$(moves "$dir/t1.db")" ]; then
+    ok "the slice's two shards merged equal one run of both"
+else bad "merged shards differ from one run"; fi
+# the committed part of this machine's run holds the same games (game i
+# of cell c is shard (c x 1720 + i) mod 2's: game 0 of each cell in 0/2)
+part="$root/results/atlas/atlas_tafl-0.db.xz"
+if [ -e "$part" ]; then
+    xz -dc "$part" >"$dir/part.db"
+    sqlite3 "$dir/part.db" "DELETE FROM games WHERE game_index > 1" 2>/dev/null
+    if [ "$(moves "$dir/part.db")" = "$(moves "$dir/t1.db" | \
+            awk -F'|' '$3 == 0')" ]; then
+        ok "the committed part holds the slice's games, move for move"
+    else bad "the committed part's games differ from the slice's"; fi
+fi
+finish

@@ -189,7 +189,7 @@ static int read_part_header(const char *path, struct disproof_info *di)
     int rc = -1;
     memset(di, 0, sizeof *di);
     if (f && fgets(line, sizeof line, f)
-        && strcmp(line, DISPROOF_MAGIC "\n") == 0) {
+        && disproof_format_of(line) != 0) {
         int got = 0;
         for (int k = 0; k < 4 && fgets(line, sizeof line, f); k++) {
             line[strcspn(line, "\n")] = '\0';

@@ -77,7 +77,7 @@ static int run_verify(int argc, char **argv)
                pos[0]);
         return CLI_FAIL;
     }
-    if (strcmp(first, DISPROOF_MAGIC "\n") == 0) {
+    if (disproof_format_of(first)) {
         struct disproof_info dis;
         rc = disproof_verify_threads(f, (int)threads, &dis, err, sizeof err);
         fclose(f);

@@ -16,9 +16,10 @@
  * referred to by its number; a node proven at bound b covers any need at
  * bound <= b (a win within fewer plies is a win within more).
  *
- * File format (version 1). A text header, one item per line ("\n"):
+ * File format (version 2; version 1 reads the same). A text header, one
+ * item per line ("\n"):
  *
- *     rulelab-disproof 1
+ *     rulelab-disproof 2        or 1 (below)
  *     variant <canonical variant>
  *     position <position text>
  *     plies <N>                 1..SOLVER_MAX_PLIES, the root's need
@@ -76,6 +77,23 @@
  * position and plies, together make the whole disproof; `rulelab verify
  * DIR` checks each and that they cover the root (experiments/split.h).
  *
+ * Versions. The records of versions 1 and 2 are read alike; the version
+ * says how the writer chose where the game leaves a choice, so that a
+ * version 2 file's bytes are a function of the question (variant,
+ * position, plies, part) and the version alone: at a defender's turn the
+ * reply is the first legal move, in the move generator's order, after
+ * which the attacker cannot win within the remaining bound; an
+ * attacker's moves are listed in that order; a position met again (its
+ * state's canonical bytes) at a bound at or below one it was written
+ * with links to that node, and the DAG is written in preorder (up to
+ * SOLVER_DAG_NODES nodes, a tree without links beyond). Version 1 files
+ * (builds before 2026-12-05) took the defender's reply the search's
+ * transposition table kept, and builds wrote them with different links
+ * over time, so their bytes are a build's, not the question's: a
+ * journal's SHA-256s of version 1 parts name the files checked, not
+ * files a rerun makes again. The checker trusts neither rule: it checks
+ * what the file says.
+ *
  * The encoding is compact binary (moves by dictionary index, varints,
  * transpositions shared); like the win proofs it uses no general-purpose
  * compression (the project has no compression library); xz or gzip shrink
@@ -90,7 +108,11 @@
 
 #include "game.h"
 
-#define DISPROOF_MAGIC "rulelab-disproof 1"
+/* The first line the writer writes, and the version it names. */
+#define DISPROOF_MAGIC "rulelab-disproof 2"
+#define DISPROOF_FORMAT 2
+/* The first line of a version 1 file (still read). */
+#define DISPROOF_MAGIC_V1 "rulelab-disproof 1"
 /* The longest move text, and the most distinct moves, a file may define. */
 #define DISPROOF_MOVE_MAX 31
 #define DISPROOF_MAX_MOVE_IDS 65536
@@ -101,12 +123,17 @@ struct disproof_info {
     char position[1024];
     int plies;
     char part[DISPROOF_MOVE_MAX + 1]; /* a part's root move; "" if whole */
+    int format; /* the version its first line names: 1 or 2 */
     long nodes, shared; /* node records read; those marked shared */
     long leaves; /* attacker nodes at bound 1 (every move played there) */
     long refs; /* transposition links followed */
     long attacker_moves; /* edges of attacker nodes */
     uint64_t bytes; /* data bytes read */
 };
+
+/* The format version a disproof's first line names (line with or
+ * without its "\n"): 1 or 2, or 0 when it is no disproof's first line. */
+int disproof_format_of(const char *line);
 
 /* Re-checks a disproof file from scratch, reading it once as a stream:
  * the header parses and the position is ongoing; every attacker node

@@ -92,14 +92,27 @@ static int check_part_move(struct checker *c, const struct game *g,
     return 0;
 }
 
+/* disproof.h */
+int disproof_format_of(const char *line)
+{
+    size_t n = strcspn(line, "\n");
+    if (line[n] == '\n' && line[n + 1] != '\0')
+        return 0;
+    if (n == strlen(DISPROOF_MAGIC) && !strncmp(line, DISPROOF_MAGIC, n))
+        return DISPROOF_FORMAT;
+    if (n == strlen(DISPROOF_MAGIC_V1) && !strncmp(line, DISPROOF_MAGIC_V1, n))
+        return 1;
+    return 0;
+}
+
 int disproof_check_header(struct checker *c, struct variant *v, void *root)
 {
     struct disproof_info *info = c->info;
     char buf[LINE_MAX_LEN + 1], number[64], why[512];
     long plies, shared;
-    if (read_line(c, buf) < 0 || strcmp(buf, DISPROOF_MAGIC) != 0)
-        return fail(c, "line 1: not a rulelab disproof (expected '%s')",
-                    DISPROOF_MAGIC);
+    if (read_line(c, buf) < 0 || !(info->format = disproof_format_of(buf)))
+        return fail(c, "line 1: not a rulelab disproof (expected '%s' or "
+                    "'%s')", DISPROOF_MAGIC, DISPROOF_MAGIC_V1);
     if (read_field(c, "variant", info->variant, sizeof info->variant)
         || read_field(c, "position", info->position, sizeof info->position))
         return -1;

@@ -95,16 +95,12 @@ static void tt_load(const struct tt_entry *e, struct tt_view *v)
     v->pn = (uint32_t)value;
     v->dn = (uint32_t)(value >> 32);
     v->depth = (uint32_t)(extra & 0xffff);
-    v->has_reply = (int)((extra >> 16) & 1);
-    v->reply = (move_t)(extra >> 32);
 }
 
 static void tt_store(struct tt_entry *e, const struct tt_view *v)
 {
     uint64_t value = (uint64_t)v->pn | (uint64_t)v->dn << 32;
-    uint64_t extra = (uint64_t)(v->depth & 0xffff)
-                     | (uint64_t)(v->has_reply != 0) << 16
-                     | (uint64_t)v->reply << 32;
+    uint64_t extra = (uint64_t)(v->depth & 0xffff);
     atomic_store_explicit(&e->key, v->key, memory_order_relaxed);
     atomic_store_explicit(&e->lock, tt_lock(v->check, value, extra),
                           memory_order_relaxed);
@@ -155,11 +151,9 @@ static int tt_open(const struct tt_view *e)
     return e->pn && e->dn;
 }
 
-/* Stores (pn, dn) for key at depth, with the refuting reply where st is
- * a defender's node that reply disproves (NULL otherwise). */
+/* Stores (pn, dn) for key at depth. */
 static void tt_put(struct solver *s, uint64_t key, uint64_t check,
-                   uint32_t depth, uint32_t pn, uint32_t dn,
-                   const move_t *reply)
+                   uint32_t depth, uint32_t pn, uint32_t dn)
 {
     struct tt_entry *bucket = (struct tt_entry *)tt_bucket(s, key);
     int victim = -1;
@@ -179,27 +173,8 @@ static void tt_put(struct solver *s, uint64_t key, uint64_t check,
         }
     }
     struct tt_view v = {.key = key, .check = check, .pn = pn, .dn = dn,
-                        .depth = depth, /* <= SOLVER_MAX_PLIES */
-                        .has_reply = reply != NULL,
-                        .reply = reply ? *reply : 0};
+                        .depth = depth}; /* <= SOLVER_MAX_PLIES */
     tt_store(&bucket[victim], &v);
-}
-
-/* solver_internal.h */
-int solver_tt_reply(const struct solver *s, uint64_t key, uint64_t check,
-                    uint32_t depth, move_t *reply)
-{
-    const struct tt_entry *bucket = tt_bucket(s, key);
-    for (int w = 0; w < TT_WAYS; w++) {
-        struct tt_view e;
-        tt_load(&bucket[w], &e);
-        if (e.key == key && e.check == check && e.has_reply && e.dn == 0
-            && e.depth >= depth) {
-            *reply = e.reply;
-            return 1;
-        }
-    }
-    return 0;
 }
 
 /* ---- df-pn -------------------------------------------------------------- */
@@ -242,12 +217,10 @@ static int attacker_wins_at_once(const struct solver *s, const void *st)
  * attacker to move with one ply left wins iff a move wins at once; a
  * defender with two left is disproven by its first reply (in the order
  * of the move generator) that leaves no such move, and proven if none
- * does, so a refuted node costs the replies tried, not all of them
- * (the refuting one into *reply). Returns 0 (and the values) if st is no
- * such node. */
+ * does, so a refuted node costs the replies tried, not all of them.
+ * Returns 0 (and the values) if st is no such node. */
 static int settle_near_bound(struct solver *s, const void *st, uint32_t depth,
-                             int or_node, uint32_t *pn, uint32_t *dn,
-                             move_t *reply)
+                             int or_node, uint32_t *pn, uint32_t *dn)
 {
     const struct game *g = s->g;
     int win;
@@ -266,7 +239,6 @@ static int settle_near_bound(struct solver *s, const void *st, uint32_t depth,
                 win = cpn == 0;
             else
                 win = attacker_wins_at_once(s, child);
-            *reply = moves[i];
         }
     } else {
         return 0;
@@ -309,17 +281,16 @@ static int expand(struct solver *s, const void *st, uint32_t depth,
                    &l->dn[i]);
         if (l->key[i] && depth - 1 <= 2 && l->pn[i] && l->dn[i]
             && !s->out_of_budget) {
-            move_t reply = 0;
             game_copy_state(g, child, st);
             g->apply(child, l->moves[i]);
             if (settle_near_bound(s, child, depth - 1,
                                   g->to_move(child) == s->attacker,
-                                  &l->pn[i], &l->dn[i], &reply)) {
+                                  &l->pn[i], &l->dn[i])) {
                 if (++s->nodes > s->max_nodes && s->max_nodes)
                     s->out_of_budget = 1;
                 if (depth - 1 == 2)
                     tt_put(s, l->key[i], l->check[i], depth - 1, l->pn[i],
-                           l->dn[i], l->dn[i] == 0 ? &reply : NULL);
+                           l->dn[i]);
             }
         }
         if (or_node ? l->pn[i] == 0 : l->dn[i] == 0) {
@@ -341,12 +312,10 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
     const int or_node = g->to_move(st) == s->attacker;
     const uint64_t key = tt_key(g, st), check = g->hash(st);
     struct level *l;
-    move_t reply = 0;
     s->nodes++;
-    if (settle_near_bound(s, st, depth, or_node, out_pn, out_dn, &reply)) {
+    if (settle_near_bound(s, st, depth, or_node, out_pn, out_dn)) {
         if (depth == 2)
-            tt_put(s, key, check, depth, *out_pn, *out_dn,
-                   *out_dn == 0 ? &reply : NULL);
+            tt_put(s, key, check, depth, *out_pn, *out_dn);
         return;
     }
     if ((s->max_nodes && s->nodes > s->max_nodes)
@@ -401,10 +370,8 @@ static void mid(struct solver *s, const void *st, uint32_t depth,
         g->apply(child, l->moves[pick]);
         mid(s, child, depth - 1, c_pn, c_dn, &l->pn[pick], &l->dn[pick]);
     }
-    /* A disproven defender's node: pick is a child with dn 0. */
     if (!(s->only && depth == s->root_depth))
-        tt_put(s, key, check, depth, pn, dn,
-               !or_node && dn == 0 && n > 0 ? &l->moves[pick] : NULL);
+        tt_put(s, key, check, depth, pn, dn);
     *out_pn = pn;
     *out_dn = dn;
 }

@@ -2,13 +2,17 @@
  * solver_disproof.c -- writing a disproof certificate (format in
  * disproof.h) once the search has disproven the root. The refutation is
  * rebuilt from the transposition table as a DAG: at the attacker's turns
- * every legal move, at the defender's one reply (the one the search
- * refuted with, which the table keeps in the node's entry; where the
- * table lost it, the first reply the table knows to be disproven, then
- * one searched again); a position met again at a bound it was written
- * with (or above) becomes a link. The DAG is then written in
- * preorder, marking the nodes linked more than once as shared, so the
- * checker keeps fingerprints of those only.
+ * every legal move, at the defender's one reply: the first in the move
+ * generator's order that refutes (the table says which refute, and a
+ * search without a budget where it lost one); a position met again at a
+ * bound it was written with (or above) becomes a link. The DAG is then
+ * written in preorder, marking the nodes linked more than once as
+ * shared, so the checker keeps fingerprints of those only.
+ *
+ * Every choice is thus the game's, not the search's: the bytes are a
+ * function of the question (variant, position, plies, part) and the
+ * format version (disproof.h), whatever the table's size, the threads
+ * or the parts solved before in a split's shared table.
  *
  * The bytes go out by putc_unlocked: each file is this thread's alone,
  * and with OpenMP's threads about, putc's locking took 7% of a split's
@@ -284,52 +288,24 @@ static int dag_edge(struct dag *d, const void *st, move_t m, const void *child,
     return dag_build(d, child, depth - 1, &e->child);
 }
 
-/* The reply the search refuted the defender's st with (depth plies left),
- * where the table kept it and its child (made in child) is disproven:
- * 1 with it in *m, else 0. Nothing generates st's moves: the move is the
- * one the search made at a state of the same key, and the checker checks
- * that it is legal. */
-static int table_reply(struct dag *d, const void *st, uint32_t depth,
-                       void *child, move_t *m)
+/* The defender's reply at st (depth plies left, disproven): the first of
+ * its nm moves, in the move generator's order, after which the attacker
+ * cannot win within depth - 1 plies (child_disproven: the table where it
+ * knows, else a search without a budget). That reply is a fact of the
+ * game, not of the search, so the certificate's bytes do not depend on
+ * what the table holds (its size, the parts solved before in it, the
+ * threads sharing it): the reason of format 2 (disproof.h). Its index in
+ * moves, or -1. child is scratch, holding the reply's child on return. */
+static int first_refutation(struct dag *d, const void *st, uint32_t depth,
+                            const move_t *moves, int nm, void *child)
 {
-    struct solver *s = d->s;
-    const struct game *g = s->g;
-    if (!solver_tt_reply(s, solver_tt_key(s, st), g->hash(st), depth, m))
-        return 0;
-    game_copy_state(g, child, st);
-    g->apply(child, *m);
-    return child_disproven(s, child, depth - 1);
-}
-
-/* The defender's reply at st (depth plies left, disproven) where
- * table_reply has none, which the search's table never lacks unless it
- * lost the entry: the first reply the table knows to be disproven, else
- * the first that a search again disproves. Its index in moves, or -1.
- * child is scratch. */
-static int pick_reply(struct dag *d, const void *st, uint32_t depth,
-                      const move_t *moves, int nm, void *child)
-{
-    struct solver *s = d->s;
-    const struct game *g = s->g;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < nm; i++) {
-            uint32_t pn, dn;
-            game_copy_state(g, child, st);
-            g->apply(child, moves[i]);
-            if (solver_settled(s, child, depth - 1, &pn, &dn)) {
-                if (dn == 0)
-                    return i;
-                continue;
-            }
-            if (pass == 0) {
-                solver_tt_get(s, solver_tt_key(s, child), g->hash(child),
-                              depth - 1, &pn, &dn);
-                if (dn == 0)
-                    return i;
-            } else if (child_disproven(s, child, depth - 1)) {
-                return i;
-            }
-        }
+    const struct game *g = d->s->g;
+    for (int i = 0; i < nm; i++) {
+        game_copy_state(g, child, st);
+        g->apply(child, moves[i]);
+        if (child_disproven(d->s, child, depth - 1))
+            return i;
+    }
     return -1;
 }
 
@@ -354,17 +330,14 @@ static int attacker_edges(struct dag *d, const void *st, uint32_t depth,
     return rc;
 }
 
-/* The one edge of a defender's node st into sc->edges (*n = 1): the
- * table's reply, else pick_reply's. Returns 0 or -1. */
+/* The one edge of a defender's node st into sc->edges (*n = 1): its
+ * first refutation. Returns 0 or -1. */
 static int defender_edge(struct dag *d, const void *st, uint32_t depth,
                          struct dag_scratch *sc, int *n)
 {
-    move_t reply;
     *n = 1;
-    if (table_reply(d, st, depth, sc->child, &reply))
-        return dag_edge(d, st, reply, sc->child, depth, &sc->edges[0]);
     int nm = solver_moves(d->s, st, depth, sc->moves);
-    int pick = pick_reply(d, st, depth, sc->moves, nm, sc->child);
+    int pick = first_refutation(d, st, depth, sc->moves, nm, sc->child);
     if (pick < 0)
         return dag_fail(d, "the disproof could not be rebuilt (no reply)");
     return dag_edge(d, st, sc->moves[pick], sc->child, depth, &sc->edges[0]);
@@ -530,13 +503,11 @@ static int stream_node(struct dag *d, const void *st, uint32_t depth,
         return 0; /* a leaf: the checker plays every move itself */
     move_t *moves = sc->moves;
     unsigned char *child = sc->child;
-    int rc = 0, from = 0, to = 1; /* a defender's reply: the table's */
+    int rc = 0, from = 0, to = solver_moves(s, st, depth, moves);
     if (or_node) {
-        to = solver_moves(s, st, depth, moves);
         put_varint(d, (uint64_t)to);
-    } else if (!table_reply(d, st, depth, child, &moves[0])) {
-        int nm = solver_moves(s, st, depth, moves);
-        from = pick_reply(d, st, depth, moves, nm, child);
+    } else { /* a defender: its first refutation alone */
+        from = first_refutation(d, st, depth, moves, to, child);
         to = from + 1;
         if (from < 0)
             return dag_fail(d, "the disproof could not be rebuilt (no reply)");

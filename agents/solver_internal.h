@@ -24,12 +24,13 @@ struct dag;
  * whole (relaxed atomics, plain moves on x86-64), and `lock` holds the
  * Zobrist check mixed with the two value words (solver.c's tt_lock), so
  * an entry torn by two writers (words of each) fails its check and reads
- * as a miss, never as another position's values. A disproven defender's node also keeps the
- * reply that refuted it (has_reply), so the disproof's writer need not
- * look for one again.
+ * as a miss, never as another position's values. (No refuting reply is
+ * kept: which reply refuted depends on what the table held, and the
+ * disproof's writer takes the first that refutes in the move generator's
+ * order, so that its bytes do not.)
  *
  *     value: pn (bits 0-31) | dn (bits 32-63)
- *     extra: depth (bits 0-15) | has_reply (bit 16) | reply (bits 32-63)
+ *     extra: depth (bits 0-15)
  */
 struct tt_entry {
     _Atomic uint64_t key, lock, value, extra;
@@ -39,8 +40,6 @@ struct tt_entry {
 struct tt_view {
     uint64_t key, check;
     uint32_t pn, dn, depth;
-    int has_reply;
-    move_t reply;
 };
 
 /* The transposition table: owned by one solver, or shared by the
@@ -110,10 +109,6 @@ uint64_t solver_tt_key(const struct solver *s, const void *st);
 /* The table's (pn, dn) for a state at depth plies left ((1, 1) if none). */
 void solver_tt_get(const struct solver *s, uint64_t key, uint64_t check,
                    uint32_t depth, uint32_t *pn, uint32_t *dn);
-/* 1 with the refuting reply the table keeps for a defender's st (key,
- * check) disproven within depth or more plies; 0 if it keeps none. */
-int solver_tt_reply(const struct solver *s, uint64_t key, uint64_t check,
-                    uint32_t depth, move_t *reply);
 /* 1 with (pn, dn) if the game is over at st or no plies are left. */
 int solver_settled(const struct solver *s, const void *st, uint32_t depth,
                    uint32_t *pn, uint32_t *dn);

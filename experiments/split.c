@@ -260,8 +260,13 @@ static int parts_to_do(const struct split_root *root, int plies,
                        struct split_outcome *out, int *todo, char *err,
                        size_t errsz)
 {
-    int n = 0;
-    for (int i = so->shard; i < root->n; i += so->shards) {
+    int n = 0, from = so->shard, step = so->shards;
+    if (so->only) { /* one part: the search that writes it */
+        int part = so->only - 1;
+        from = mirror[part] >= 0 && mirror[part] < part ? mirror[part] : part;
+        step = root->n;
+    }
+    for (int i = from; i < root->n; i += step) {
         if (mirror[i] >= 0 && mirror[i] < i)
             continue; /* the twin of a lower part: written with it */
         int found = 0, whole = 1;
@@ -312,7 +317,7 @@ int split_solve(const struct variant *v, const void *st,
     memset(out, 0, sizeof *out);
     out->win_index = -1;
     if (so->shards < 1 || so->shard < 0 || so->shard >= so->shards
-        || so->threads < 1 || o->plies < 2) {
+        || so->threads < 1 || o->plies < 2 || so->only < 0) {
         snprintf(err, errsz, "a split needs shard K of N (0 <= K < N), a "
                  "thread or more, and a bound of 2 plies or more");
         return -1;
@@ -327,6 +332,9 @@ int split_solve(const struct variant *v, const void *st,
         ;
     else if (mkdir(so->dir, 0777) != 0 && errno != EEXIST)
         snprintf(err, errsz, "%s: %s", so->dir, strerror(errno));
+    else if (so->only > root->n)
+        snprintf(err, errsz, "part %d: the root has %d moves, parts 0 to %d",
+                 so->only - 1, root->n, root->n - 1);
     else
         n = parts_to_do(root, o->plies, so, mirror, out, todo, err, errsz);
     if (root)

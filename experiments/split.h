@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "solver.h"
 
@@ -40,6 +41,9 @@ struct split_options {
     int shard, shards; /* this is shard `shard` (0..shards-1) of `shards` */
     int threads; /* parts solved at once, sharing one table of o->max_mb */
     int progress; /* lines on stderr as parts finish */
+    int only; /* I + 1: only root move I's part (searched as the whole
+               * split searches it: with its mirror twin where that is
+               * the lower index), the shard then ignored; 0: the shard's */
 };
 
 struct split_outcome {
@@ -100,6 +104,32 @@ struct split_join_options {
  * parts of different roots, a root move with two parts, no parts). */
 int split_join(const char *dir, const struct split_join_options *o,
                struct split_join *out, char *err, size_t errsz);
+
+/* What split_journal_check found. */
+struct split_journal_check {
+    int named; /* parts the journal names (each once: its last line) */
+    int matched; /* of them in the directory as the journal has them */
+    int missing; /* of them not in the directory */
+    int differ; /* of them with another SHA-256, format or counts */
+    int extra; /* disproof parts in the directory the journal omits */
+    int question; /* 1: the journal's question is not the parts' */
+};
+
+/* Checks the disproof parts in dir against the journal at path (a split's
+ * verified.txt, e.g. one committed beside a claim): each part it names
+ * must be in dir with the journal's SHA-256, its certificate format
+ * (where the journal states one) and verified counts (those dir's own
+ * journal noted), and dir may hold no disproof part it does not name,
+ * nor parts of another question. j is dir's join (split_join, run first,
+ * which verified every part and journaled it in dir). Each fault is a
+ * line "DIR/NAME: MISMATCH: ..." on report (20 at most, then a count).
+ * Returns 0 with *out (a clean check: matched == named and no other
+ * count), or -1 with a message when the journal cannot be read or names
+ * no part. */
+int split_journal_check(const char *dir, const char *path,
+                        const struct split_join *j, FILE *report,
+                        struct split_journal_check *out, char *err,
+                        size_t errsz);
 
 /* The path of part `index` in dir: part-IIIII.proof or .disproof. */
 void split_part_path(const char *dir, int index, int proof, char *buf,

@@ -3,8 +3,9 @@
  *
  * The directory's parts are read in index order and each is checked with
  * proof_verify or disproof_verify_threads (or found in the journal of
- * parts verified before, by its file's SHA-256), then the disproof parts'
- * moves against the root's legal moves from the move generator.
+ * parts verified before, by its file's SHA-256: split_journal.c), then
+ * the disproof parts' moves against the root's legal moves from the move
+ * generator.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "split.h"
@@ -18,7 +19,7 @@
 
 #include "disproof.h"
 #include "proof.h"
-#include "sha256.h"
+#include "split_internal.h"
 
 /* ---- the join ------------------------------------------------------------ */
 
@@ -78,138 +79,6 @@ static int list_parts(const char *dir, struct part_file **out, char *err,
     }
     qsort(*out, (size_t)n, sizeof **out, by_index);
     return n;
-}
-
-/* ---- the journal of verified parts ---------------------------------- */
-
-/* DIR/verified.txt: one line per disproof part the join has verified,
- * "<name> <SHA-256 of the file> <nodes> <leaves> <data bytes>", appended
- * as each passes. A later join takes a part whose file has the same
- * SHA-256 as verified (reading only its header), so a join of hours that
- * stopped resumes; --recheck ignores the journal. */
-#define JOURNAL "verified.txt"
-
-struct journal_entry {
-    char name[32], hex[65];
-    long nodes, leaves;
-    unsigned long long bytes;
-};
-
-struct journal {
-    struct journal_entry *e;
-    int n;
-    FILE *append; /* NULL until the first new line */
-    char path[1100];
-};
-
-static void journal_load(struct journal *jn, const char *dir, int recheck)
-{
-    char line[256];
-    int cap = 0;
-    memset(jn, 0, sizeof *jn);
-    snprintf(jn->path, sizeof jn->path, "%s/%s", dir, JOURNAL);
-    FILE *f = recheck ? NULL : fopen(jn->path, "r");
-    while (f && fgets(line, sizeof line, f)) {
-        struct journal_entry e;
-        char end;
-        if (sscanf(line, "%31s %64s %ld %ld %llu%c", e.name, e.hex, &e.nodes,
-                   &e.leaves, &e.bytes, &end) != 6 || end != '\n'
-            || strlen(e.hex) != 64)
-            continue; /* a line cut short by a stop: verified again */
-        if (jn->n == cap) {
-            cap = cap ? 2 * cap : 256;
-            struct journal_entry *grown = realloc(jn->e, sizeof *grown
-                                                             * (size_t)cap);
-            if (!grown)
-                break;
-            jn->e = grown;
-        }
-        jn->e[jn->n++] = e;
-    }
-    if (f)
-        fclose(f);
-}
-
-/* The SHA-256 of the file at path, in hex: 0, or -1 if it cannot be
- * read. */
-static int file_sha256(const char *path, char hex[65])
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char buf[65536], digest[32];
-    struct sha256 c;
-    size_t got;
-    if (!f)
-        return -1;
-    sha256_init(&c);
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-        sha256_update(&c, buf, got);
-    int bad = ferror(f);
-    fclose(f);
-    sha256_final(&c, digest);
-    sha256_hex(digest, hex);
-    return bad ? -1 : 0;
-}
-
-static const struct journal_entry *journal_find(const struct journal *jn,
-                                                const char *name,
-                                                const char *hex)
-{
-    for (int i = jn->n - 1; i >= 0; i--)
-        if (strcmp(jn->e[i].name, name) == 0 && strcmp(jn->e[i].hex, hex) == 0)
-            return &jn->e[i];
-    return NULL;
-}
-
-static void journal_add(struct journal *jn, const char *name,
-                        const char *hex, const struct disproof_info *di)
-{
-    if (!jn->append)
-        jn->append = fopen(jn->path, "a");
-    if (!jn->append)
-        return; /* a read-only directory: the join works, unjournaled */
-    fprintf(jn->append, "%s %s %ld %ld %llu\n", name, hex, di->nodes,
-            di->leaves, (unsigned long long)di->bytes);
-    fflush(jn->append);
-}
-
-static void journal_close(struct journal *jn)
-{
-    if (jn->append)
-        fclose(jn->append);
-    free(jn->e);
-}
-
-/* A journaled part's header (the file's SHA-256 is the verified one's):
- * variant, position, plies and part into di. 0, or -1 if it does not
- * read as a disproof part's. */
-static int read_part_header(const char *path, struct disproof_info *di)
-{
-    char line[4096];
-    FILE *f = fopen(path, "r");
-    int rc = -1;
-    memset(di, 0, sizeof *di);
-    if (f && fgets(line, sizeof line, f)
-        && strcmp(line, DISPROOF_MAGIC "\n") == 0) {
-        int got = 0;
-        for (int k = 0; k < 4 && fgets(line, sizeof line, f); k++) {
-            line[strcspn(line, "\n")] = '\0';
-            if (k == 0 && strncmp(line, "variant ", 8) == 0)
-                got += snprintf(di->variant, sizeof di->variant, "%s",
-                                line + 8) > 0;
-            else if (k == 1 && strncmp(line, "position ", 9) == 0)
-                got += snprintf(di->position, sizeof di->position, "%s",
-                                line + 9) > 0;
-            else if (k == 2 && sscanf(line, "plies %d", &di->plies) == 1)
-                got++;
-            else if (k == 3 && strncmp(line, "part ", 5) == 0)
-                got += snprintf(di->part, sizeof di->part, "%s",
-                                line + 5) > 0;
-        }
-        rc = got == 4 ? 0 : -1;
-    }
-    if (f)
-        fclose(f);
-    return rc;
 }
 
 /* ---- checking the parts ------------------------------------------------ */
@@ -352,7 +221,10 @@ int split_join(const char *dir, const struct split_join_options *o,
         snprintf(err, errsz, "out of memory");
         rc = -1;
     }
-    journal_load(&jn, dir, o->recheck);
+    char journal_path[1100];
+    snprintf(journal_path, sizeof journal_path, "%s/%s", dir, SPLIT_JOURNAL);
+    if (journal_read(&jn, journal_path) == 0 && o->recheck)
+        jn.n = 0; /* every part verified again, and journaled after */
     for (int k = 0; k < n && rc == 0; k++) {
         char name[32];
         split_part_path(dir, files[k].index, files[k].proof, paths[ntexts],
@@ -368,7 +240,7 @@ int split_join(const char *dir, const struct split_join_options *o,
         double t = now_seconds();
         if (o->progress && rc == 0 && (t - last >= 10.0 || k == n - 1)) {
             fprintf(stderr, "join: %d of %d parts checked (%d from %s/%s) in "
-                    "%.0f s\n", k + 1, n, out->journaled, dir, JOURNAL,
+                    "%.0f s\n", k + 1, n, out->journaled, dir, SPLIT_JOURNAL,
                     t - t0);
             last = t;
         }

@@ -117,7 +117,7 @@ static void run_split(const struct problem *p, const char *dir, int shard,
     struct solver_options o = {.plies = p->plies,
                                .max_mb = 8,
                                .max_dag_nodes = dag_cap};
-    struct split_options so = {dir, shard, shards, threads, 0};
+    struct split_options so = {dir, shard, shards, threads, 0, 0};
     char err[2400];
     setup(p, &v, st);
     if (split_solve(&v, st, &o, &so, out, err, sizeof err) != 0)
@@ -405,11 +405,16 @@ static void test_journal(void **state)
     snprintf(path, sizeof path, "%s/verified.txt", dir);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
-    int lines = 0;
-    while (fgets(line, sizeof line, f))
-        lines++;
+    int lines = 0, question = 0, format = 0;
+    while (fgets(line, sizeof line, f)) {
+        lines += line[0] != '#';
+        question += strcmp(line, "# plies 3\n") == 0;
+        format += strcmp(line, "# format 2\n") == 0;
+    }
     fclose(f);
     assert_int_equal(lines, out.parts);
+    assert_int_equal(question, 1); /* the header, once */
+    assert_int_equal(format, 1);
     join(dir, &j);
     assert_int_equal(j.journaled, out.parts);
     assert_int_equal(j.answer, SOLVER_NO_WIN);
@@ -482,7 +487,7 @@ static void test_join_refuses(void **state)
         struct variant v;
         _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
         struct solver_options o = {.plies = p->plies, .max_mb = 8};
-        struct split_options so = {dir, 0, 1, 1, 0};
+        struct split_options so = {dir, 0, 1, 1, 0, 0};
         char err[2400];
         setup(p, &v, st);
         assert_int_equal(split_solve(&v, st, &o, &so, &out, err, sizeof err),

@@ -158,16 +158,21 @@ static double cpu_seconds(void)
 }
 
 /* `rulelab solve --split DIR`: the root's moves solved one by one as the
- * parts of shard sh, on `threads` threads, then the directory joined. */
+ * parts of shard sh (or part only - 1 alone, if only > 0), on `threads`
+ * threads, then the directory joined. */
 static int run_split(const struct variant *v, const void *st,
                      const struct solver_options *o, const char *dir,
-                     const struct shard *sh, int threads)
+                     const struct shard *sh, int only, int threads)
 {
-    struct split_options so = {dir, sh->k, sh->n, threads, 1};
+    struct split_options so = {dir, sh->k, sh->n, threads, 1, only};
     struct split_outcome out;
     char err[2400];
-    printf("split:    parts in %s, shard %d/%d, %d thread%s\n", dir, sh->k,
-           sh->n, threads, threads == 1 ? "" : "s");
+    if (only)
+        printf("split:    parts in %s, part %d alone, %d thread%s\n", dir,
+               only - 1, threads, threads == 1 ? "" : "s");
+    else
+        printf("split:    parts in %s, shard %d/%d, %d thread%s\n", dir,
+               sh->k, sh->n, threads, threads == 1 ? "" : "s");
     fflush(stdout);
     if (split_solve(v, st, o, &so, &out, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab solve: %s\n", err);
@@ -209,6 +214,7 @@ static int run_solve(int argc, char **argv)
     const char *position = NULL, *moves = NULL, *plies_text = NULL;
     const char *nodes_text = "0", *mb_text = "256", *proof = NULL, *pos[1];
     const char *split = NULL, *shard_text = NULL, *threads_text = NULL;
+    const char *part_text = NULL;
     int npos;
     const struct cli_option opts[] = {{"--position", &position, NULL},
                                       {"--moves", &moves, NULL},
@@ -219,24 +225,31 @@ static int run_solve(int argc, char **argv)
                                       {"--split", &split, NULL},
                                       {"--shard", &shard_text, NULL},
                                       {"--threads", &threads_text, NULL},
+                                      {"--part", &part_text, NULL},
                                       {NULL, NULL, NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_solve);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     if (npos != 1 || !plies_text)
         return cli_usage_error(&cmd_solve, "needs VARIANT and --plies N");
-    long plies, nodes, mb, threads = omp_get_num_procs();
+    long plies, nodes, mb, threads = omp_get_num_procs(), part = -1;
     struct shard sh = {0, 1, NULL};
     char why[512];
     if (cli_parse_int(plies_text, "--plies", 1, SOLVER_MAX_PLIES, &plies)
         || cli_parse_int(nodes_text, "--nodes", 0, 0x7fffffffffffffffL, &nodes)
         || cli_parse_int(mb_text, "--mb", 1, 1 << 20, &mb)
         || (threads_text
-            && cli_parse_int(threads_text, "--threads", 1, 4096, &threads)))
+            && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
+        || (part_text
+            && cli_parse_int(part_text, "--part", 0, GAME_MAX_MOVES - 1,
+                             &part)))
         return CLI_USAGE;
-    if ((shard_text || threads_text) && !split)
-        return cli_usage_error(&cmd_solve, "--shard and --threads split the "
-                               "root: they need --split DIR");
+    if ((shard_text || threads_text || part_text) && !split)
+        return cli_usage_error(&cmd_solve, "--shard, --part and --threads "
+                               "split the root: they need --split DIR");
+    if (shard_text && part_text)
+        return cli_usage_error(&cmd_solve, "--part I takes one part, --shard "
+                               "K/N a share of them: give one of the two");
     if (split && proof)
         return cli_usage_error(&cmd_solve, "--split writes its certificates "
                                "into DIR: leave out --proof");
@@ -265,7 +278,7 @@ static int run_solve(int argc, char **argv)
                                .max_nodes = (uint64_t)nodes,
                                .max_mb = (size_t)mb};
     if (split)
-        return run_split(&v, st, &o, split, &sh, (int)threads);
+        return run_split(&v, st, &o, split, &sh, (int)part + 1, (int)threads);
     if (proof && outfile_check(proof, "--proof", NULL, 0, OUTFILE_ANY, why,
                                sizeof why) != 0) {
         fprintf(stderr, "rulelab solve: %s\n", why);
@@ -311,8 +324,8 @@ const struct cli_command cmd_solve = {
     "solve", "prove or refute a forced win within N plies",
     "usage: rulelab solve VARIANT --plies N [--position TEXT] [--moves LIST]\n"
     "                     [--nodes M] [--mb X] [--proof FILE]\n"
-    "       rulelab solve VARIANT --plies N [...] --split DIR [--shard K/N]\n"
-    "                     [--threads T]\n\n"
+    "       rulelab solve VARIANT --plies N [...] --split DIR\n"
+    "                     [--shard K/N | --part I] [--threads T]\n\n"
     "Can the side to move force a win within N plies (1..64)? Depth-first\n"
     "proof-number search over the game's own rules; draws and the ply bound\n"
     "count as not-a-win. Answers: a proven win (with a winning line), no\n"
@@ -344,5 +357,14 @@ const struct cli_command cmd_solve = {
     "                   (Serbest, tafl), a move and its mirror image are one\n"
     "                   search, by the shard of the lower index, whose\n"
     "                   certificate is mirrored for the other (and checked)\n"
-    "  --threads T      parts solved at once (default: all cores)\n",
+    "  --part I         only root move I's part (and its mirror image's:\n"
+    "                   one search writes both, as in the whole split), to\n"
+    "                   solve one part of a journal again\n"
+    "                   (scripts/regen_part.sh)\n"
+    "  --threads T      parts solved at once (default: all cores)\n\n"
+    "A disproof's bytes (a part's too) are a function of the question\n"
+    "(variant, position, plies, part) and the certificate format (its line\n"
+    "1: `rulelab-disproof 2`) alone, whatever --threads, --mb, --shard or\n"
+    "--part: at a defender's turn the first refuting reply in the move\n"
+    "generator's order, links by the position's canonical bytes.\n",
     run_solve};

@@ -14,8 +14,59 @@
 #include "proof.h"
 #include "split.h"
 
-/* `rulelab verify DIR`: the parts of a split solve joined. */
-static int verify_split(const char *dir, int threads, int recheck)
+/* Prints what the join j of dir shows: CLI_OK if it answers (a win or no
+ * win), CLI_FAIL if root moves have no part. */
+static int verify_answer(const char *dir, const struct split_join *j)
+{
+    if (j->answer == SOLVER_WIN) {
+        printf("%s: valid: in %s from %s the side to move wins within %d "
+               "plies (%s)\n", dir, j->variant, j->position, j->plies,
+               j->win_file);
+    } else if (j->answer == SOLVER_NO_WIN) {
+        printf("%s: valid: in %s from %s the side to move has no forced win "
+               "within %d plies (%d parts, one per root move: %ld nodes, %ld "
+               "leaves, %llu data bytes; %d verified by an earlier run, by "
+               "their SHA-256 in %s/verified.txt)\n", dir, j->variant,
+               j->position, j->plies, j->covered, j->nodes, j->leaves,
+               (unsigned long long)j->bytes, j->journaled, dir);
+    } else {
+        printf("%s: INCOMPLETE: every part verified, but %d of the root's %d "
+               "moves have none (the first: %s)\n", dir, j->parts - j->covered,
+               j->parts, j->missing);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* `--journal FILE` after the join j of dir: each part FILE names in dir
+ * with its SHA-256, format and counts. Prints the faults and a summary
+ * line; CLI_OK if there is none, else CLI_FAIL. */
+static int verify_journal(const char *dir, const char *journal,
+                          const struct split_join *j)
+{
+    struct split_journal_check c;
+    char err[1400];
+    if (split_journal_check(dir, journal, j, stdout, &c, err,
+                            sizeof err) != 0) {
+        printf("%s: MISMATCH: %s\n", dir, err);
+        return CLI_FAIL;
+    }
+    if (c.matched == c.named && !c.extra && !c.question) {
+        printf("%s: matches %s: its %d parts, each with the journal's "
+               "SHA-256\n", dir, journal, c.named);
+        return CLI_OK;
+    }
+    printf("%s: MISMATCH against %s: of its %d parts %d match, %d missing, "
+           "%d differ; %d parts not in it%s\n", dir, journal, c.named,
+           c.matched, c.missing, c.differ, c.extra,
+           c.question ? "; another question" : "");
+    return CLI_FAIL;
+}
+
+/* `rulelab verify DIR`: the parts of a split solve joined, and checked
+ * against the journal at path `journal` unless it is NULL. */
+static int verify_split(const char *dir, int threads, int recheck,
+                        const char *journal)
 {
     struct split_join j;
     struct split_join_options jo = {threads, 1, recheck};
@@ -24,34 +75,21 @@ static int verify_split(const char *dir, int threads, int recheck)
         printf("%s: INVALID: %s\n", dir, err);
         return CLI_FAIL;
     }
-    if (j.answer == SOLVER_WIN) {
-        printf("%s: valid: in %s from %s the side to move wins within %d "
-               "plies (%s)\n", dir, j.variant, j.position, j.plies,
-               j.win_file);
-    } else if (j.answer == SOLVER_NO_WIN) {
-        printf("%s: valid: in %s from %s the side to move has no forced win "
-               "within %d plies (%d parts, one per root move: %ld nodes, %ld "
-               "leaves, %llu data bytes; %d verified by an earlier run, by "
-               "their SHA-256 in %s/verified.txt)\n", dir, j.variant,
-               j.position, j.plies, j.covered, j.nodes, j.leaves,
-               (unsigned long long)j.bytes, j.journaled, dir);
-    } else {
-        printf("%s: INCOMPLETE: every part verified, but %d of the root's %d "
-               "moves have none (the first: %s)\n", dir, j.parts - j.covered,
-               j.parts, j.missing);
-        return CLI_FAIL;
-    }
-    return CLI_OK;
+    int rc = verify_answer(dir, &j);
+    if (journal && verify_journal(dir, journal, &j) != CLI_OK)
+        rc = CLI_FAIL;
+    return rc;
 }
 
 /* `rulelab verify` (the run contract of struct cli_command): prints
  * "FILE: valid: ..." (CLI_OK) or "FILE: INVALID: line L: ..." (CLI_FAIL). */
 static int run_verify(int argc, char **argv)
 {
-    const char *pos[1], *threads_text = NULL;
+    const char *pos[1], *threads_text = NULL, *journal = NULL;
     int recheck = 0;
     const struct cli_option opts[] = {{"--threads", &threads_text, NULL},
                                       {"--recheck", NULL, &recheck},
+                                      {"--journal", &journal, NULL},
                                       {NULL, NULL, NULL}};
     int rc;
     long threads = omp_get_num_procs();
@@ -63,7 +101,10 @@ static int run_verify(int argc, char **argv)
         return CLI_USAGE;
     struct stat sb;
     if (stat(pos[0], &sb) == 0 && S_ISDIR(sb.st_mode))
-        return verify_split(pos[0], (int)threads, recheck);
+        return verify_split(pos[0], (int)threads, recheck, journal);
+    if (journal)
+        return cli_usage_error(&cmd_verify, "--journal FILE checks the parts "
+                               "of a directory: give DIR, not a file");
     FILE *f = fopen(pos[0], "r");
     if (!f) {
         perror(pos[0]);
@@ -77,7 +118,7 @@ static int run_verify(int argc, char **argv)
                pos[0]);
         return CLI_FAIL;
     }
-    if (strcmp(first, DISPROOF_MAGIC "\n") == 0) {
+    if (disproof_format_of(first)) {
         struct disproof_info dis;
         rc = disproof_verify_threads(f, (int)threads, &dis, err, sizeof err);
         fclose(f);
@@ -116,7 +157,7 @@ static int run_verify(int argc, char **argv)
 const struct cli_command cmd_verify = {
     "verify", "re-check a proof or disproof certificate from scratch",
     "usage: rulelab verify CERTIFICATE [--threads N]\n"
-    "       rulelab verify DIR [--threads N] [--recheck]\n\n"
+    "       rulelab verify DIR [--threads N] [--recheck] [--journal FILE]\n\n"
     "A proof (a win): replays the winning strategy with the game's move\n"
     "generator: every attacker move legal, every legal defender move\n"
     "answered, every leaf a win by the rules, nothing deeper than the bound.\n"
@@ -137,5 +178,18 @@ const struct cli_command cmd_verify = {
     "  --threads N  threads checking a disproof's leaves, where its every\n"
     "               attacker move is played (default: all cores); the\n"
     "               answer and the message do not depend on it\n"
-    "  --recheck    (DIR) check every part, DIR/verified.txt notwithstanding\n",
+    "  --recheck    (DIR) check every part, DIR/verified.txt notwithstanding\n"
+    "  --journal FILE  (DIR) then check DIR against FILE, another split's\n"
+    "               verified.txt (such as experiments/proofs/*.verified.txt):\n"
+    "               each part FILE names must be in DIR, verify, and have\n"
+    "               FILE's SHA-256 (and its format and counts), DIR may hold\n"
+    "               no disproof part FILE omits, nor another question's.\n"
+    "               Prints a line per mismatch (\"DIR/part-IIIII.disproof:\n"
+    "               MISMATCH: SHA-256 X, the journal's is Y\") and exits 1.\n\n"
+    "DIR/verified.txt opens with the question (variant, position, plies),\n"
+    "and states the parts' certificate format (disproof.h: 2, whose bytes\n"
+    "are the question's alone; 1, a build's) and the commit of the build\n"
+    "that verified them (`# format N`, `# build X` lines); journals of\n"
+    "builds before 2026-12-05 have neither. scripts/regen_part.sh solves a\n"
+    "journal's part again and compares its SHA-256.\n",
     run_verify};

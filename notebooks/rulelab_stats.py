@@ -374,6 +374,18 @@ def ratings_los(fit, i, j):
     return 0.5 * math.erfc(-d / math.sqrt(2 * var))
 
 
+def difference_verdict(lo, hi, p, delta=0.05, alpha=0.05):
+    """The skill trace's words for a difference d with (1 - 2 alpha)
+    interval (lo, hi) and two-sided p of d = 0: "converged" when the
+    interval lies inside [-delta, delta] (TOST), else "still moving" when
+    p < alpha, else "not enough games"."""
+    if -delta <= lo and hi <= delta:
+        return "converged"
+    if p < alpha:
+        return "still moving"
+    return "not enough games"
+
+
 def skill_test(x1, n1, x2, n2, delta=0.05, alpha=0.05):
     """The skill trace's verdict on two rungs (x seat-0 points of n games,
     top then second), as experiments/report_skill.c: ("converged" | "still
@@ -386,10 +398,6 @@ def skill_test(x1, n1, x2, n2, delta=0.05, alpha=0.05):
     d = x1 / n1 - x2 / n2 if n1 > 0 and n2 > 0 else 0.0
     if not (n1 > 0 and n2 > 0):
         verdict = "not enough games"
-    elif -delta <= lo and hi <= delta:
-        verdict = "converged"
-    elif p < alpha:
-        verdict = "still moving"
     else:
-        verdict = "not enough games"
+        verdict = difference_verdict(lo, hi, p, delta, alpha)
     return verdict, d, lo, hi, p

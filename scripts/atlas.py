@@ -167,7 +167,7 @@ def verdict(top, second, delta, alpha):
         how = f"paired, {n} openings"
     else:
         a, b = summary(top), summary(second)
-        v, d, lo, hi, p = rs.skill_test(a["pts"], a["n"], b["pts"], b["n"],
+        _, d, lo, hi, p = rs.skill_test(a["pts"], a["n"], b["pts"], b["n"],
                                         delta, alpha)
         se = math.sqrt(a["score"] * (1 - a["score"]) / a["n"]
                        + b["score"] * (1 - b["score"]) / b["n"])
@@ -176,12 +176,7 @@ def verdict(top, second, delta, alpha):
         power = max(0.0, 2 * NormalDist().cdf(delta / se - z_a) - 1)
     else:
         power = 1.0
-    if -delta <= lo and hi <= delta:
-        v = "converged"
-    elif p < alpha:
-        v = "still moving"
-    else:
-        v = "not enough games"
+    v = rs.difference_verdict(lo, hi, p, delta, alpha)
     return v, d, lo, hi, p, power, how
 
 

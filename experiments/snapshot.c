@@ -105,8 +105,10 @@ int snapshot_write(const char *src, const char *dst, char *err, size_t errsz)
 
 /* ---- may COPY be replaced? ---------------------------------------------- */
 
-/* The number the query q (one row, one column) counts in the database db,
- * or -1 if it cannot be read. */
+/* The number that sql (one row, one column) counts in db, or -1 if it
+ * cannot be read. Where sql has them, ?1 and ?2 are bound to the sweep's
+ * name and seed, ?3 and ?4 to the shard's index and count (left NULL for
+ * the whole sweep, shard_count 0). */
 static long long count_of(sqlite3 *db, const char *sql, const char *name,
                           long long seed, int shard_index, int shard_count)
 {
@@ -118,11 +120,9 @@ static long long count_of(sqlite3 *db, const char *sql, const char *name,
         sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
         sqlite3_bind_int64(q, 2, seed);
     }
-    if (sqlite3_bind_parameter_count(q) == 4) {
-        if (shard_count) {
-            sqlite3_bind_int(q, 3, shard_index);
-            sqlite3_bind_int(q, 4, shard_count);
-        }
+    if (sqlite3_bind_parameter_count(q) == 4 && shard_count) {
+        sqlite3_bind_int(q, 3, shard_index);
+        sqlite3_bind_int(q, 4, shard_count);
     }
     if (sqlite3_step(q) == SQLITE_ROW)
         n = sqlite3_column_int64(q, 0);

@@ -468,9 +468,14 @@ int store_check_intact(const char *path, char *err, size_t errsz)
     sqlite3 *db = NULL;
     sqlite3_stmt *q = NULL;
     int rc = -1;
-    if ((sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK
-         && (sqlite3_close(db), db = NULL,
-             store_open_immutable(path, &db) != SQLITE_OK))
+    int opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL)
+                 == SQLITE_OK;
+    if (!opened) { /* a folder it cannot write: read the file as it is */
+        sqlite3_close(db);
+        db = NULL;
+        opened = store_open_immutable(path, &db) == SQLITE_OK;
+    }
+    if (!opened
         || sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &q, NULL)
                != SQLITE_OK
         || sqlite3_step(q) != SQLITE_ROW) {

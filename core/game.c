@@ -125,6 +125,13 @@ int game_parse_move(const struct game *g, const void *st, const char *text,
 int game_setup(const struct variant *v, void *st, const char *position,
                const char *moves, char *err, size_t errsz)
 {
+    return game_setup_told(v, st, position, moves, NULL, NULL, err, errsz);
+}
+
+int game_setup_told(const struct variant *v, void *st, const char *position,
+                    const char *moves, game_move_seen seen, void *arg,
+                    char *err, size_t errsz)
+{
     const struct game *g = v->game;
     if (position) {
         if (g->from_text(st, v, position, err, errsz) != 0)
@@ -154,6 +161,8 @@ int game_setup(const struct variant *v, void *st, const char *position,
             game_error(err, errsz, "move %d: %s", ply, why);
             return -1;
         }
+        if (seen)
+            seen(arg, g, st, m);
         g->apply(st, m);
         ply++;
     }

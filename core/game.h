@@ -327,6 +327,16 @@ int game_parse_move(const struct game *g, const void *st, const char *text,
 int game_setup(const struct variant *v, void *st, const char *position,
                const char *moves, char *err, size_t errsz);
 
+/* Told of each move game_setup_told plays: m, about to be played from st. */
+typedef void (*game_move_seen)(void *arg, const struct game *g,
+                               const void *st, move_t m);
+
+/* game_setup, calling seen(arg, ...) before each move is played (seen may
+ * be NULL): so that agents are told the moves that led to a position. */
+int game_setup_told(const struct variant *v, void *st, const char *position,
+                    const char *moves, game_move_seen seen, void *arg,
+                    char *err, size_t errsz);
+
 /* Parses what follows the board in tafl's and Serbest's position text:
  * " <side> [no_capture_plies [ply]]", the side one of the two letters in
  * `sides`. Sets *side to 0 for the first letter, 1 for the second. Returns

@@ -60,6 +60,22 @@ if grep -q "legal moves (72)" <<<"$out" && grep -q "is not a tafl move" <<<"$out
         && grep -q "game abandoned" <<<"$out"; then
     echo "ok   play human"; pass=$((pass+1))
 else echo "FAIL play human:"; sed 's/^/    /' <<<"$out" | tail -5; fail=$((fail+1)); fi
+# play tells the agents the --moves that led to the position: after a
+# shuttle X, e3d3, X back, d3e3 the position after X has been met, so ab
+# with repdraw (and a contempt that makes any draw its worst outcome)
+# plays another first move than X, while without repdraw it plays X again
+rep='tafl(repetition_draw=0,repetition_limit=0)'
+first() { "$bin" play "$rep" --agents "$1,random" --moves "$2" | sed -n 4p \
+          | awk '{print $NF}'; }
+x=$(first "ab(depth=2,nodes=0,contempt=90000,repdraw=0)" "")
+back="${x:2:2}${x:0:2}"
+again=$(first "ab(depth=2,nodes=0,contempt=90000,repdraw=0)" "$x e3d3 $back d3e3")
+avoid=$(first "ab(depth=2,nodes=0,contempt=90000,repdraw=1)" "$x e3d3 $back d3e3")
+if [ -n "$x" ] && [ "$again" = "$x" ] && [ -n "$avoid" ] && [ "$avoid" != "$x" ]; then
+    echo "ok   play tells agents the --moves (repdraw avoids $x, plays $avoid)"
+    pass=$((pass+1))
+else echo "FAIL play --moves not told: x=$x again=$again avoid=$avoid"
+    fail=$((fail+1)); fi
 out=$(printf 'd1d3\n' | "$bin" play "tafl(max_plies=2)" --agents human,random 2>&1)
 if grep -q "1. seat 0 (attackers): d1d3" <<<"$out" && grep -q "result: draw by ply_cap" <<<"$out"; then
     echo "ok   play human move"; pass=$((pass+1))

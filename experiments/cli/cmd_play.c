@@ -146,6 +146,16 @@ static int play_game(const struct game *g, void *st, struct agent *seats[2],
     return CLI_OK;
 }
 
+/* game_move_seen for --moves: both seats' agents are told each move. */
+static void tell_seats(void *arg, const struct game *g, const void *st,
+                       move_t m)
+{
+    struct agent **seats = arg;
+    for (int i = 0; i < 2; i++)
+        if (seats[i] != HUMAN)
+            agent_observe(seats[i], g, st, m);
+}
+
 /* `rulelab play` (the run contract of struct cli_command): sets up the
  * two seats and plays the game out; CLI_FAIL when an agent spec or the
  * position is wrong, or a person quits. */
@@ -193,6 +203,16 @@ static int run_play(int argc, char **argv)
             agent_free(seats[0]);
             return CLI_FAIL;
         }
+    }
+    /* the agents are told the --moves that led here (an agent that keeps
+     * the game's history, as ab with repdraw, needs them) */
+    char err[512];
+    if (moves && game_setup_told(&v, st, position, moves, tell_seats, seats,
+                                 err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab play: %s\n", err); /* checked above */
+        agent_free(seats[0]);
+        agent_free(seats[1]);
+        return CLI_FAIL;
     }
     char canonical[VARIANT_TEXT_MAX];
     variant_canonical(&v, canonical, sizeof canonical);

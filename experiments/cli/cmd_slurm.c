@@ -239,116 +239,120 @@ done:
     return rc;
 }
 
-/* `rulelab slurm` (the run contract of struct cli_command). */
-static int run_slurm(int argc, char **argv)
-{
-    const char *tasks_text = NULL, *dir_text = NULL, *partition = NULL,
-               *time_text = NULL, *cpus_text = NULL, *mem = NULL,
-               *local = NULL, *every_text = NULL, *plan_given = NULL,
-               *calibrate_text = NULL, *pos[1];
-    int do_submit = 0;
-    const struct cli_option opts[] = {{"--tasks", &tasks_text, NULL},
-                                      {"--dir", &dir_text, NULL},
-                                      {"--partition", &partition, NULL},
-                                      {"--time", &time_text, NULL},
-                                      {"--cpus", &cpus_text, NULL},
-                                      {"--mem", &mem, NULL},
-                                      {"--local", &local, NULL},
-                                      {"--snapshot-every", &every_text, NULL},
-                                      {"--plan", &plan_given, NULL},
-                                      {"--calibrate", &calibrate_text, NULL},
-                                      {"--submit", NULL, &do_submit},
-                                      {NULL, NULL, NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_slurm,
-                         "needs a sweep file", &rc))
-        return rc;
-    long tasks, cpus = 1, every = 300;
-    if (!tasks_text)
-        return cli_usage_error(&cmd_slurm, "needs --tasks N, the number of "
-                               "array tasks (shards)");
-    if (cli_parse_int(tasks_text, "--tasks", 1, SHARD_MAX, &tasks) != 0
-        || (cpus_text && cli_parse_int(cpus_text, "--cpus", 1, 4096, &cpus) != 0)
-        || (every_text && cli_parse_int(every_text, "--snapshot-every", 1,
-                                        86400 * 365, &every) != 0))
-        return CLI_USAGE;
-    double calibrate = 0.5;
-    if (calibrate_text
-        && (spec_parse_number(calibrate_text, 0, &calibrate) != 0
-            || calibrate < 0 || calibrate > 3600))
-        return cli_usage_error(&cmd_slurm, "--calibrate '%s': the CPU-seconds "
-                               "to time each cell for, from 0 (no plan) to "
-                               "3600", calibrate_text);
-    if (plan_given && calibrate_text)
-        return cli_usage_error(&cmd_slurm, "--plan FILE and --calibrate: "
-                               "give one (a ready plan, or how long to "
-                               "calibrate for a new one)");
-    const char *const sb[][2] = {{"--partition", partition},
-                                 {"--time", time_text},
-                                 {"--mem", mem}};
-    for (int i = 0; i < 3; i++)
-        if (sb[i][1] && !plain_value(sb[i][1]))
-            return cli_usage_error(&cmd_slurm, "%s '%s': an sbatch value "
-                                   "without spaces, quotes or shell "
-                                   "characters", sb[i][0], sb[i][1]);
-    if (local && (local[0] != '/' || !plain_path(local)))
-        return cli_usage_error(&cmd_slurm, "--local needs an absolute path "
-                               "(a folder on each node's own storage)");
-    if (dir_text && (!*dir_text || !plain_path(dir_text)))
-        return cli_usage_error(&cmd_slurm, "--dir needs a path without "
-                               "control characters");
+/* The options of `rulelab slurm`, read and checked by read_args. */
+struct slurm_args {
+    const char *sweep, *dir_text, *partition, *time_text, *mem, *local,
+        *plan_given, *calibrate_text;
+    long tasks, cpus, every;
+    double calibrate;
+    int submit;
+};
 
-    struct sweep s;
-    char err[4096];
-    if (sweep_load(pos[0], &s, err, sizeof err) != 0) {
-        fprintf(stderr, "rulelab slurm: %s\n", err);
-        return CLI_FAIL;
+/* Reads and checks the options into *a. Returns 1 to go on, or 0 with the
+ * command's status in *rc (a usage error, or --help). */
+static int read_args(int argc, char **argv, struct slurm_args *a, int *rc)
+{
+    const char *tasks_text = NULL, *cpus_text = NULL, *every_text = NULL,
+               *pos[1];
+    *a = (struct slurm_args){.cpus = 1, .every = 300, .calibrate = 0.5};
+    const struct cli_option opts[] = {{"--tasks", &tasks_text, NULL},
+                                      {"--dir", &a->dir_text, NULL},
+                                      {"--partition", &a->partition, NULL},
+                                      {"--time", &a->time_text, NULL},
+                                      {"--cpus", &cpus_text, NULL},
+                                      {"--mem", &a->mem, NULL},
+                                      {"--local", &a->local, NULL},
+                                      {"--snapshot-every", &every_text, NULL},
+                                      {"--plan", &a->plan_given, NULL},
+                                      {"--calibrate", &a->calibrate_text,
+                                       NULL},
+                                      {"--submit", NULL, &a->submit},
+                                      {NULL, NULL, NULL}};
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_slurm,
+                         "needs a sweep file", rc))
+        return 0;
+    a->sweep = pos[0];
+    *rc = CLI_USAGE;
+    if (!tasks_text) {
+        cli_usage_error(&cmd_slurm, "needs --tasks N, the number of array "
+                        "tasks (shards)");
+        return 0;
     }
-    char input[PATH_MAX], dir[PATH_MAX], self[PATH_MAX], deflt[600];
-    int made = 0; /* this run made the folder: removed again on a failure */
-    rc = CLI_FAIL;
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (cli_parse_int(tasks_text, "--tasks", 1, SHARD_MAX, &a->tasks) != 0
+        || (cpus_text
+            && cli_parse_int(cpus_text, "--cpus", 1, 4096, &a->cpus) != 0)
+        || (every_text && cli_parse_int(every_text, "--snapshot-every", 1,
+                                        86400 * 365, &a->every) != 0))
+        return 0;
+    const char *c = a->calibrate_text;
+    if (c && (spec_parse_number(c, 0, &a->calibrate) != 0
+              || a->calibrate < 0 || a->calibrate > 3600)) {
+        cli_usage_error(&cmd_slurm, "--calibrate '%s': the CPU-seconds to "
+                        "time each cell for, from 0 (no plan) to 3600", c);
+        return 0;
+    }
+    if (a->plan_given && c) {
+        cli_usage_error(&cmd_slurm, "--plan FILE and --calibrate: give one "
+                        "(a ready plan, or how long to calibrate for a new "
+                        "one)");
+        return 0;
+    }
+    const char *const sb[][2] = {{"--partition", a->partition},
+                                 {"--time", a->time_text},
+                                 {"--mem", a->mem}};
+    for (int i = 0; i < 3; i++)
+        if (sb[i][1] && !plain_value(sb[i][1])) {
+            cli_usage_error(&cmd_slurm, "%s '%s': an sbatch value without "
+                            "spaces, quotes or shell characters", sb[i][0],
+                            sb[i][1]);
+            return 0;
+        }
+    if (a->local && (a->local[0] != '/' || !plain_path(a->local))) {
+        cli_usage_error(&cmd_slurm, "--local needs an absolute path (a "
+                        "folder on each node's own storage)");
+        return 0;
+    }
+    if (a->dir_text && (!*a->dir_text || !plain_path(a->dir_text))) {
+        cli_usage_error(&cmd_slurm, "--dir needs a path without control "
+                        "characters");
+        return 0;
+    }
+    return 1;
+}
+
+/* The absolute paths the scripts name: this program (self), the sweep
+ * file (input) and the shared folder (dir, made here from dir_text).
+ * *made is set when this call made the folder. Returns 0, or -1 after a
+ * message on stderr. */
+static int job_paths(const char *sweep, const char *dir_text, char *self,
+                     char *input, char *dir, int *made)
+{
+    ssize_t n = readlink("/proc/self/exe", self, PATH_MAX - 1);
     if (n <= 0) {
         fprintf(stderr, "rulelab slurm: cannot find this program's own path "
                 "(/proc/self/exe): %s\n", strerror(errno));
-        goto done;
+        return -1;
     }
     self[n] = '\0';
-    if (!realpath(pos[0], input)) {
-        fprintf(stderr, "rulelab slurm: %s: %s\n", pos[0], strerror(errno));
-        goto done;
+    if (!realpath(sweep, input)) {
+        fprintf(stderr, "rulelab slurm: %s: %s\n", sweep, strerror(errno));
+        return -1;
     }
-    if (!dir_text) {
-        snprintf(deflt, sizeof deflt, "results/%s-slurm", s.name);
-        dir_text = deflt;
-    }
-    /* every check that can refuse comes before the folder is made */
-    if (check_dir_text(dir_text) != 0)
-        goto done;
-    if ((plan_given || calibrate_text) && s.stop == STOP_NONE) {
-        rc = cli_usage_error(&cmd_slurm, "%s has no early-stop rule, so its "
-                             "shards play about 1/N of every cell's games "
-                             "and balance without a plan; drop --plan and "
-                             "--calibrate", pos[0]);
-        goto done;
-    }
-    if (plan_given && check_plan(&s, plan_given, (int)tasks) != 0)
-        goto done;
-    struct stat dir_sb;
-    made = stat(dir_text, &dir_sb) != 0;
+    struct stat sb;
+    *made = stat(dir_text, &sb) != 0;
     if (make_dirs(dir_text) != 0 || !realpath(dir_text, dir)) {
         fprintf(stderr, "rulelab slurm: cannot make the folder %s: %s\n",
                 dir_text, strerror(errno));
-        goto done;
+        return -1;
     }
     if (access(dir, W_OK | X_OK) != 0) {
         fprintf(stderr, "rulelab slurm: cannot write in %s: %s\n", dir,
                 strerror(errno));
-        goto done;
+        return -1;
     }
     if (!plain_path(input) || !plain_path(dir) || !plain_path(self)) {
         fprintf(stderr, "rulelab slurm: a path holds a control character\n");
-        goto done;
+        return -1;
     }
     /* DIR goes into #SBATCH --output="...", where sbatch reads %
      * patterns and a double quote would end the value */
@@ -356,15 +360,74 @@ static int run_slurm(int argc, char **argv)
         fprintf(stderr, "rulelab slurm: the folder %s holds a '\"' or '%%', "
                 "which sbatch's --output cannot take; choose another --dir\n",
                 dir);
+        return -1;
+    }
+    return 0;
+}
+
+/* Submits the array, then the merge after it, and says their job ids.
+ * Returns CLI_OK, or CLI_FAIL after a message. */
+static int submit_jobs(const char *tasks_script, const char *merge_script,
+                       long tasks, const char *dir, const char *name)
+{
+    char array_id[256], merge_id[256], dep[300];
+    if (submit("", tasks_script, array_id, sizeof array_id) != 0)
+        return CLI_FAIL;
+    snprintf(dep, sizeof dep, "--dependency=afterany:%s", array_id);
+    if (submit(dep, merge_script, merge_id, sizeof merge_id) != 0) {
+        fprintf(stderr, "rulelab slurm: the array is job %s; submit the merge "
+                "by hand: sbatch %s %s\n", array_id, dep, merge_script);
+        return CLI_FAIL;
+    }
+    printf("array job %s (%ld tasks), merge job %s (after the array)\n",
+           array_id, tasks, merge_id);
+    printf("shards: %s/shards/, logs: %s/logs/, merged: %s/%s.db\n", dir, dir,
+           dir, name);
+    return CLI_OK;
+}
+
+/* `rulelab slurm` (the run contract of struct cli_command). */
+static int run_slurm(int argc, char **argv)
+{
+    struct slurm_args a;
+    int rc;
+    if (!read_args(argc, argv, &a, &rc))
+        return rc;
+    struct sweep s;
+    char err[4096];
+    if (sweep_load(a.sweep, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab slurm: %s\n", err);
+        return CLI_FAIL;
+    }
+    char input[PATH_MAX], dir[PATH_MAX], self[PATH_MAX], deflt[600];
+    const char *dir_text = a.dir_text;
+    int made = 0; /* this run made the folder: removed again on a failure */
+    rc = CLI_FAIL;
+    if (!dir_text) {
+        snprintf(deflt, sizeof deflt, "results/%s-slurm", s.name);
+        dir_text = deflt;
+    }
+    /* every check that can refuse comes before the folder is made */
+    if (check_dir_text(dir_text) != 0)
+        goto done;
+    if ((a.plan_given || a.calibrate_text) && s.stop == STOP_NONE) {
+        rc = cli_usage_error(&cmd_slurm, "%s has no early-stop rule, so its "
+                             "shards play about 1/N of every cell's games "
+                             "and balance without a plan; drop --plan and "
+                             "--calibrate", a.sweep);
         goto done;
     }
-    char plan[PATH_MAX + 16];
-    if (prepare_plan(&s, plan_given, calibrate, (int)cpus, (int)tasks, dir,
-                     plan, sizeof plan) != 0)
+    if (a.plan_given && check_plan(&s, a.plan_given, (int)a.tasks) != 0)
         goto done;
-    struct slurm_job j = {self, "run", input, s.name, dir, (int)tasks,
-                          (int)cpus, partition, time_text, mem, local,
-                          (int)every, 120, plan[0] ? plan : NULL};
+    if (job_paths(a.sweep, dir_text, self, input, dir, &made) != 0)
+        goto done;
+    char plan[PATH_MAX + 16];
+    if (prepare_plan(&s, a.plan_given, a.calibrate, (int)a.cpus,
+                     (int)a.tasks, dir, plan, sizeof plan) != 0)
+        goto done;
+    struct slurm_job j = {self, "run", input, s.name, dir, (int)a.tasks,
+                          (int)a.cpus, a.partition, a.time_text, a.mem,
+                          a.local, (int)a.every, 120, plan[0] ? plan : NULL};
     if (slurm_write_scripts(&j, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab slurm: %s\n", err);
         goto done;
@@ -374,29 +437,16 @@ static int run_slurm(int argc, char **argv)
     snprintf(tasks_script, sizeof tasks_script, "%s/tasks.sbatch", dir);
     snprintf(merge_script, sizeof merge_script, "%s/merge.sbatch", dir);
     printf("wrote %s (an array of %ld tasks, shard K of %ld each) and %s\n",
-           tasks_script, tasks, tasks, merge_script);
-    if (!do_submit) {
-        printf("submit them with:\n  jid=$(sbatch --parsable ");
-        print_word(tasks_script);
-        printf(") && sbatch --dependency=afterany:${jid%%%%;*} ");
-        print_word(merge_script);
-        printf("\n");
-        rc = CLI_OK;
+           tasks_script, a.tasks, a.tasks, merge_script);
+    if (a.submit) {
+        rc = submit_jobs(tasks_script, merge_script, a.tasks, dir, s.name);
         goto done;
     }
-    char array_id[256], merge_id[256], dep[300];
-    if (submit("", tasks_script, array_id, sizeof array_id) != 0)
-        goto done;
-    snprintf(dep, sizeof dep, "--dependency=afterany:%s", array_id);
-    if (submit(dep, merge_script, merge_id, sizeof merge_id) != 0) {
-        fprintf(stderr, "rulelab slurm: the array is job %s; submit the merge "
-                "by hand: sbatch %s %s\n", array_id, dep, merge_script);
-        goto done;
-    }
-    printf("array job %s (%ld tasks), merge job %s (after the array)\n",
-           array_id, tasks, merge_id);
-    printf("shards: %s/shards/, logs: %s/logs/, merged: %s/%s.db\n", dir, dir,
-           dir, s.name);
+    printf("submit them with:\n  jid=$(sbatch --parsable ");
+    print_word(tasks_script);
+    printf(") && sbatch --dependency=afterany:${jid%%%%;*} ");
+    print_word(merge_script);
+    printf("\n");
     rc = CLI_OK;
 done:
     if (rc != CLI_OK && made)

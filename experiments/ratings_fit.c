@@ -260,6 +260,150 @@ static int unbounded_groups(const struct ratings_count *rows, int n_rows,
     return 1;
 }
 
+/* Says the information matrix is singular in fit->message; returns 0. */
+static int singular(struct ratings_fit *fit)
+{
+    snprintf(fit->message, sizeof fit->message, "the information matrix is "
+             "singular: the ratings are not identified");
+    return 0;
+}
+
+/* Newton's method with step halving from x (p->m parameters) to the
+ * maximum of the log-likelihood; work holds 3 m + m^2 doubles. On return
+ * with 1, x is the maximum and info (the last m^2 of work) holds the
+ * Cholesky factor of the information there; with 0, fit->message says
+ * why there is none. fit->iterations counts the steps. */
+static int maximise(const struct problem *p, double *x, double *work,
+                    struct ratings_fit *fit)
+{
+    size_t mm = (size_t)p->m;
+    double *g = work, *step = work + mm, *trial = work + 2 * mm,
+           *info = work + 3 * mm;
+    double ll = evaluate(p, x, g, info);
+    int converged = 0;
+    for (fit->iterations = 0; fit->iterations < MAX_NEWTON && !converged;
+         fit->iterations++) {
+        if (cholesky(info, p->m) != 0)
+            return singular(fit);
+        memcpy(step, g, sizeof *step * mm);
+        cholesky_solve(info, p->m, step);
+        double t = 1, next = -INFINITY, size = 0;
+        for (int halvings = 0; halvings < 60; halvings++, t /= 2) {
+            for (int k = 0; k < p->m; k++)
+                trial[k] = x[k] + t * step[k];
+            next = evaluate(p, trial, NULL, NULL);
+            if (next >= ll - 1e-12 * (1 + fabs(ll)))
+                break;
+        }
+        for (int k = 0; k < p->m; k++)
+            size = fmax(size, fabs(t * step[k]));
+        if (!(next >= ll - 1e-12 * (1 + fabs(ll)))) {
+            if (size < 1e-9) { /* at the maximum to rounding */
+                evaluate(p, x, g, info); /* info held its factor */
+                return cholesky(info, p->m) == 0 ? 1 : singular(fit);
+            }
+            snprintf(fit->message, sizeof fit->message, "no step raises the "
+                     "likelihood (Newton's method stalled)");
+            return 0;
+        }
+        memcpy(x, trial, sizeof *x * mm);
+        ll = evaluate(p, x, g, info);
+        for (int k = 0; k < p->m; k++)
+            if (fabs(x[k]) > RUNAWAY) {
+                snprintf(fit->message, sizeof fit->message, "an estimate "
+                         "grows without bound (no finite maximum)");
+                return 0;
+            }
+        converged = size < 1e-10;
+    }
+    if (!converged) {
+        snprintf(fit->message, sizeof fit->message, "no convergence in %d "
+                 "Newton steps", MAX_NEWTON);
+        return 0;
+    }
+    return cholesky(info, p->m) == 0 ? 1 : singular(fit);
+}
+
+/* Fills fit's ratings, standard errors, covariance, first-move term and
+ * draw parameter from the maximum x and the Cholesky factor of the
+ * information there (info), relative to the anchor at anchor_elo.
+ * Returns 0, or -1 when memory is short. */
+static int fill_estimates(const struct problem *p, const double *x,
+                          const double *info, int n_agents, double anchor_elo,
+                          struct ratings_fit *fit)
+{
+    size_t mm = (size_t)p->m;
+    double *covx = ratings_calloc(mm * mm, sizeof *covx);
+    double *col = ratings_calloc(mm, sizeof *col);
+    if (!covx || !col) {
+        free(covx);
+        free(col);
+        return -1;
+    }
+    /* the covariance: column k of the inverse information */
+    for (int k = 0; k < p->m; k++) {
+        memset(col, 0, sizeof *col * mm);
+        col[k] = 1;
+        cholesky_solve(info, p->m, col);
+        for (int j = 0; j < p->m; j++)
+            covx[j * p->m + k] = col[j];
+    }
+    for (int i = 0; i < n_agents; i++) {
+        if (!fit->rated[i])
+            continue;
+        int a = p->param[i];
+        fit->elo[i] = anchor_elo + (a >= 0 ? x[a] / K_ELO : 0);
+        for (int j = 0; j < n_agents; j++)
+            if (fit->rated[j] && a >= 0 && p->param[j] >= 0)
+                fit->cov[i * n_agents + j] =
+                    covx[a * p->m + p->param[j]] / (K_ELO * K_ELO);
+        fit->se[i] = sqrt(fit->cov[i * n_agents + i]);
+    }
+    fit->adv = x[p->adv] / K_ELO;
+    fit->adv_se = sqrt(covx[p->adv * p->m + p->adv]) / K_ELO;
+    if (p->draw >= 0) {
+        double se = sqrt(covx[p->draw * p->m + p->draw]);
+        fit->nu = exp(x[p->draw]);
+        fit->nu_lo = exp(x[p->draw] - Z95 * se);
+        fit->nu_hi = exp(x[p->draw] + Z95 * se);
+    } else {
+        fit->nu = fit->nu_lo = fit->nu_hi = 0;
+    }
+    free(covx);
+    free(col);
+    return 0;
+}
+
+/* Sets fit->status and fit->message where the counts already show there
+ * is no finite estimate (no games, every game drawn, a seat that never
+ * won, a group that won or lost every game against the rest). Returns 1
+ * when there is none, 0 to go on, -1 when memory is short. */
+static int no_finite_estimate(const struct ratings_count *rows, int n_rows,
+                              int n_agents, long wins0, long wins1,
+                              const char *const *names,
+                              struct ratings_fit *fit)
+{
+    if (fit->games == 0) {
+        fit->status = RATINGS_NO_GAMES;
+        snprintf(fit->message, sizeof fit->message, "no games");
+        return 1;
+    }
+    fit->status = RATINGS_INFINITE;
+    if (wins0 + wins1 == 0) {
+        snprintf(fit->message, sizeof fit->message, "every game was drawn: "
+                 "the ratings and the first-move term are not defined");
+        return 1;
+    }
+    if (wins0 == 0 || wins1 == 0) {
+        snprintf(fit->message, sizeof fit->message, "seat %d won no game: the"
+                 " first-move term is %sinfinite", wins0 ? 1 : 0,
+                 wins0 ? "+" : "-");
+        return 1;
+    }
+    return unbounded_groups(rows, n_rows, n_agents, fit->rated, names,
+                            fit->message, sizeof fit->message);
+}
+
 int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
                 int anchor, double anchor_elo, const char *const *names,
                 struct ratings_fit *fit, char *err, size_t errsz)
@@ -271,9 +415,10 @@ int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
     fit->elo = ratings_calloc(n, sizeof *fit->elo);
     fit->se = ratings_calloc(n, sizeof *fit->se);
     fit->cov = ratings_calloc(n * n, sizeof *fit->cov);
-    int *parent = ratings_calloc(n, sizeof *parent), *param = ratings_calloc(n, sizeof *param);
+    int *parent = ratings_calloc(n, sizeof *parent);
+    int *param = ratings_calloc(n, sizeof *param);
     char *use = ratings_calloc((size_t)n_rows, 1);
-    double *x = NULL, *g = NULL, *info = NULL, *step = NULL, *trial = NULL;
+    double *x = NULL, *work = NULL;
     int m = 0, rc = -1;
     if (!fit->rated || !fit->elo || !fit->se || !fit->cov || !parent || !param
         || !use)
@@ -283,6 +428,7 @@ int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
         fit->elo[i] = fit->se[i] = NAN;
     }
     fit->adv = fit->adv_se = fit->nu = fit->nu_lo = fit->nu_hi = NAN;
+    /* rated: the agents joined to the anchor by games between agents */
     for (int i = 0; i < n_rows; i++)
         if (rows[i].a0 != rows[i].a1
             && rows[i].wins0 + rows[i].draws + rows[i].wins1 > 0)
@@ -305,131 +451,27 @@ int ratings_fit(const struct ratings_count *rows, int n_rows, int n_agents,
     fit->has_draws = draws > 0;
     struct problem p = {rows, n_rows, 0, param, m, draws > 0 ? m + 1 : -1, use};
     p.m = m + 1 + (draws > 0);
-    rc = 0;
-    if (fit->games == 0) {
-        fit->status = RATINGS_NO_GAMES;
-        snprintf(fit->message, sizeof fit->message, "no games");
-        goto done;
-    }
-    fit->status = RATINGS_INFINITE;
-    if (wins0 + wins1 == 0) {
-        snprintf(fit->message, sizeof fit->message, "every game was drawn: "
-                 "the ratings and the first-move term are not defined");
-        goto done;
-    }
-    if (wins0 == 0 || wins1 == 0) {
-        snprintf(fit->message, sizeof fit->message, "seat %d won no game: the"
-                 " first-move term is %sinfinite", wins0 ? 1 : 0,
-                 wins0 ? "+" : "-");
-        goto done;
-    }
-    int loose = unbounded_groups(rows, n_rows, n_agents, fit->rated, names,
-                                 fit->message, sizeof fit->message);
-    if (loose < 0) {
-        rc = -1;
-        goto done;
-    }
-    if (loose)
+    int none = no_finite_estimate(rows, n_rows, n_agents, wins0, wins1,
+                                  names, fit);
+    rc = none < 0 ? -1 : 0;
+    if (none)
         goto done;
     size_t mm = (size_t)p.m;
     x = ratings_calloc(mm, sizeof *x);
-    g = ratings_calloc(mm, sizeof *g);
-    step = ratings_calloc(mm, sizeof *step);
-    trial = ratings_calloc(mm, sizeof *trial);
-    info = ratings_calloc(mm * mm, sizeof *info);
-    if (!x || !g || !step || !trial || !info) {
+    work = ratings_calloc(3 * mm + mm * mm, sizeof *work);
+    if (!x || !work) {
         rc = -1;
         goto done;
     }
     if (p.draw >= 0) /* nu's estimate between equal agents */
         x[p.draw] = log((double)draws / sqrt((double)wins0 * (double)wins1));
     fit->status = RATINGS_NOT_CONVERGED;
-    double ll = evaluate(&p, x, g, info);
-    int converged = 0;
-    for (fit->iterations = 0; fit->iterations < MAX_NEWTON && !converged;
-         fit->iterations++) {
-        if (cholesky(info, p.m) != 0) {
-            snprintf(fit->message, sizeof fit->message, "the information "
-                     "matrix is singular: the ratings are not identified");
-            goto done;
-        }
-        memcpy(step, g, sizeof *step * mm);
-        cholesky_solve(info, p.m, step);
-        double t = 1, next = -INFINITY, size = 0;
-        for (int halvings = 0; halvings < 60; halvings++, t /= 2) {
-            for (int k = 0; k < p.m; k++)
-                trial[k] = x[k] + t * step[k];
-            next = evaluate(&p, trial, NULL, NULL);
-            if (next >= ll - 1e-12 * (1 + fabs(ll)))
-                break;
-        }
-        for (int k = 0; k < p.m; k++)
-            size = fmax(size, fabs(t * step[k]));
-        if (!(next >= ll - 1e-12 * (1 + fabs(ll)))) {
-            if (size < 1e-9) { /* at the maximum to rounding */
-                converged = 1;
-                evaluate(&p, x, g, info); /* info held its factor */
-                break;
-            }
-            snprintf(fit->message, sizeof fit->message, "no step raises the "
-                     "likelihood (Newton's method stalled)");
-            goto done;
-        }
-        memcpy(x, trial, sizeof *x * mm);
-        ll = evaluate(&p, x, g, info);
-        for (int k = 0; k < p.m; k++)
-            if (fabs(x[k]) > RUNAWAY) {
-                snprintf(fit->message, sizeof fit->message, "an estimate "
-                         "grows without bound (no finite maximum)");
-                goto done;
-            }
-        converged = size < 1e-10;
-    }
-    if (!converged) {
-        snprintf(fit->message, sizeof fit->message, "no convergence in %d "
-                 "Newton steps", MAX_NEWTON);
+    if (maximise(&p, x, work, fit) != 1)
         goto done;
-    }
-    if (cholesky(info, p.m) != 0) {
-        snprintf(fit->message, sizeof fit->message, "the information matrix "
-                 "is singular: the ratings are not identified");
-        goto done;
-    }
-    /* the covariance: column k of the inverse information, into step */
-    double *covx = ratings_calloc(mm * mm, sizeof *covx);
-    if (!covx) {
+    if (fill_estimates(&p, x, work + 3 * mm, n_agents, anchor_elo, fit)) {
         rc = -1;
         goto done;
     }
-    for (int k = 0; k < p.m; k++) {
-        memset(step, 0, sizeof *step * mm);
-        step[k] = 1;
-        cholesky_solve(info, p.m, step);
-        for (int j = 0; j < p.m; j++)
-            covx[j * p.m + k] = step[j];
-    }
-    for (int i = 0; i < n_agents; i++) {
-        if (!fit->rated[i])
-            continue;
-        int a = param[i];
-        fit->elo[i] = anchor_elo + (a >= 0 ? x[a] / K_ELO : 0);
-        for (int j = 0; j < n_agents; j++)
-            if (fit->rated[j] && a >= 0 && param[j] >= 0)
-                fit->cov[i * n_agents + j] =
-                    covx[a * p.m + param[j]] / (K_ELO * K_ELO);
-        fit->se[i] = sqrt(fit->cov[i * n_agents + i]);
-    }
-    fit->adv = x[p.adv] / K_ELO;
-    fit->adv_se = sqrt(covx[p.adv * p.m + p.adv]) / K_ELO;
-    if (p.draw >= 0) {
-        double se = sqrt(covx[p.draw * p.m + p.draw]);
-        fit->nu = exp(x[p.draw]);
-        fit->nu_lo = exp(x[p.draw] - Z95 * se);
-        fit->nu_hi = exp(x[p.draw] + Z95 * se);
-    } else {
-        fit->nu = fit->nu_lo = fit->nu_hi = 0;
-    }
-    free(covx);
     fit->status = RATINGS_OK;
     fit->message[0] = '\0';
 done:
@@ -437,10 +479,7 @@ done:
     free(param);
     free(use);
     free(x);
-    free(g);
-    free(info);
-    free(step);
-    free(trial);
+    free(work);
     if (rc != 0) {
         ratings_fit_free(fit);
         snprintf(err, errsz, "out of memory");

@@ -229,4 +229,13 @@ check "a NUL byte in a text is refused" 1 "holds a NUL byte" \
     -- "$bin" export ex.db --csv --out g.csv
 [ -e g.csv ] && bad "a refused export left g.csv" || ok "a refused export leaves no file"
 
+# a damaged move list: a stored move that parses but is not legal there
+# (the King onto its own man) is refused naming the game, never applied
+cp L1.db dm.db
+sqlite3 dm.db "UPDATE games SET moves = 'e5e4 ' || moves WHERE id = 2"
+check "metrics on an illegal stored move" 1 "does not replay: move 1 'e5e4' is not legal there" \
+    -- "$bin" metrics dm.db
+[ "$(sqlite3 dm.db 'SELECT COUNT(*) FROM game_metrics')" -eq 0 ] \
+    && ok "nothing cached from the damaged database" || bad "metrics cached rows"
+
 finish

@@ -64,92 +64,159 @@ static int save_results(const char *path, const struct tune_result *r, int n,
     return 0;
 }
 
+/* The options of `rulelab tune`, read and checked by read_args. */
+struct tune_args {
+    const char *db, *format_text, *sweep, *agent;
+    int format, save;
+    const struct game *game;
+    struct tune_options o;
+    char wanted[VARIANT_TEXT_MAX]; /* --variant's canonical text, or "" */
+};
+
+/* Reads the numeric options into a->o. Returns 0, or -1 (said). */
+static int read_numbers(struct tune_args *a, const char *skip_text,
+                        const char *positions_text, const char *seed_text,
+                        const char *holdout_text, const char *l2_text)
+{
+    long n;
+    if (skip_text) {
+        if (cli_parse_int(skip_text, "--skip-plies", 0, 100000, &n))
+            return -1;
+        a->o.skip_plies = (int)n;
+    }
+    if (positions_text) {
+        if (cli_parse_int(positions_text, "--positions", 1, 10000000, &n))
+            return -1;
+        a->o.max_positions = (int)n;
+    }
+    if (seed_text) {
+        if (cli_parse_int(seed_text, "--seed", 0, 0x7fffffffffffffffL, &n))
+            return -1;
+        a->o.seed = (uint64_t)n;
+    }
+    if (holdout_text
+        && parse_real(holdout_text, "--holdout", 0, 0.9, &a->o.holdout))
+        return -1;
+    if (l2_text && parse_real(l2_text, "--l2", 0, 1e6, &a->o.fit.l2))
+        return -1;
+    return 0;
+}
+
+/* Reads and checks the options into *a. Returns 1 to go on, or 0 with the
+ * command's status in *rc (a usage error, or --help). */
+static int read_args(int argc, char **argv, struct tune_args *a, int *rc)
+{
+    const char *game_name = NULL, *variant_text = NULL,
+               *positions_text = NULL, *holdout_text = NULL,
+               *seed_text = NULL, *l2_text = NULL, *skip_text = NULL, *pos[1];
+    *a = (struct tune_args){.format_text = "table", .agent = "ab",
+                            .o = {NULL, TUNE_SKIP_PLIES, 50000, 0.2, 1,
+                                  {TUNE_SCALE, 1e-3, 100, 1e-12}}};
+    const struct cli_option opts[] = {
+        {"--format", &a->format_text, NULL}, {"--sweep", &a->sweep, NULL},
+        {"--game", &game_name, NULL},     {"--variant", &variant_text, NULL},
+        {"--positions", &positions_text, NULL},
+        {"--holdout", &holdout_text, NULL},
+        {"--seed", &seed_text, NULL},     {"--l2", &l2_text, NULL},
+        {"--skip-plies", &skip_text, NULL},
+        {"--agent", &a->agent, NULL},     {"--save", NULL, &a->save},
+        {NULL, NULL, NULL}};
+    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_tune,
+                         "needs a database", rc))
+        return 0;
+    a->db = pos[0];
+    a->o.sweep = a->sweep;
+    *rc = CLI_USAGE;
+    if ((a->format = cli_parse_format(&cmd_tune, a->format_text)) < 0)
+        return 0;
+    if (!game_name) {
+        cli_usage_error(&cmd_tune, "needs --game (tafl, serbest or jetan)");
+        return 0;
+    }
+    a->game = game_find(game_name);
+    if (!a->game || !eval_of(a->game)) {
+        cli_usage_error(&cmd_tune, "unknown game '%s' (tafl, serbest or "
+                        "jetan)", game_name);
+        return 0;
+    }
+    if (read_numbers(a, skip_text, positions_text, seed_text, holdout_text,
+                     l2_text) != 0)
+        return 0;
+    if (variant_text) {
+        struct variant v;
+        char err[1024];
+        if (variant_parse(variant_text, &v, err, sizeof err) != 0) {
+            cli_usage_error(&cmd_tune, "--variant: %s", err);
+            return 0;
+        }
+        if (v.game != a->game) {
+            cli_usage_error(&cmd_tune, "--variant '%s' is a variant of %s, "
+                            "not of %s", variant_text, v.game->name,
+                            a->game->name);
+            return 0;
+        }
+        variant_canonical(&v, a->wanted, sizeof a->wanted);
+    }
+    return 1;
+}
+
+/* Fits every variant of a's game that db holds (or --variant's alone)
+ * into results (room for n_variants), *n_results of them. Returns 0, or
+ * -1 after a message on stderr (none fitted, a fit failed). */
+static int fit_variants(sqlite3 *db, const struct tune_args *a,
+                        char (*variants)[VARIANT_TEXT_MAX], int n_variants,
+                        struct tune_result *results, int *n_results)
+{
+    char err[4096] = "";
+    *n_results = 0;
+    for (int i = 0; i < n_variants; i++) {
+        if (a->wanted[0] && strcmp(a->wanted, variants[i]) != 0)
+            continue;
+        if (tune_variant(db, variants[i], &a->o, &results[*n_results], err,
+                         sizeof err) != 0) {
+            fprintf(stderr, "rulelab tune: %s\n", err);
+            return -1;
+        }
+        ++*n_results;
+    }
+    if (*n_results > 0)
+        return 0;
+    fprintf(stderr, "rulelab tune: %s holds no games of %s%s%s; it holds %d "
+            "variant%s of %s:\n", a->db, a->wanted,
+            a->sweep ? " in sweep " : "", a->sweep ? a->sweep : "",
+            n_variants, n_variants == 1 ? "" : "s", a->game->name);
+    for (int i = 0; i < n_variants; i++)
+        fprintf(stderr, "  %s\n", variants[i]);
+    return -1;
+}
+
 /* `rulelab tune` (the run contract of struct cli_command): the fitted
  * weights of every variant of the game (or of --variant) on stdout;
  * CLI_FAIL when the database cannot be read, holds no games of the game,
  * too few positions, or the output is lost; CLI_USAGE for bad options. */
 static int run_tune(int argc, char **argv)
 {
-    const char *format = "table", *sweep = NULL, *game_name = NULL,
-               *variant_text = NULL, *positions_text = NULL,
-               *holdout_text = NULL, *seed_text = NULL, *l2_text = NULL,
-               *skip_text = NULL,
-               *agent = "ab", *pos[1];
-    int save = 0;
-    const struct cli_option opts[] = {
-        {"--format", &format, NULL},      {"--sweep", &sweep, NULL},
-        {"--game", &game_name, NULL},     {"--variant", &variant_text, NULL},
-        {"--positions", &positions_text, NULL},
-        {"--holdout", &holdout_text, NULL},
-        {"--seed", &seed_text, NULL},     {"--l2", &l2_text, NULL},
-        {"--skip-plies", &skip_text, NULL},
-        {"--agent", &agent, NULL},        {"--save", NULL, &save},
-        {NULL, NULL, NULL}};
+    struct tune_args a;
     int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_tune,
-                         "needs a database", &rc))
+    if (!read_args(argc, argv, &a, &rc))
         return rc;
-    int f = cli_parse_format(&cmd_tune, format);
-    if (f < 0)
-        return CLI_USAGE;
-    if (!game_name)
-        return cli_usage_error(&cmd_tune, "needs --game (tafl, serbest or "
-                               "jetan)");
-    const struct game *g = game_find(game_name);
-    if (!g || !eval_of(g))
-        return cli_usage_error(&cmd_tune, "unknown game '%s' (tafl, serbest "
-                               "or jetan)", game_name);
-    struct tune_options o = {sweep, TUNE_SKIP_PLIES, 50000, 0.2, 1,
-                             {TUNE_SCALE, 1e-3, 100, 1e-12}};
-    long n;
-    if (skip_text) {
-        if (cli_parse_int(skip_text, "--skip-plies", 0, 100000, &n))
-            return CLI_USAGE;
-        o.skip_plies = (int)n;
-    }
-    if (positions_text) {
-        if (cli_parse_int(positions_text, "--positions", 1, 10000000, &n))
-            return CLI_USAGE;
-        o.max_positions = (int)n;
-    }
-    if (seed_text) {
-        if (cli_parse_int(seed_text, "--seed", 0, 0x7fffffffffffffffL, &n))
-            return CLI_USAGE;
-        o.seed = (uint64_t)n;
-    }
-    if (holdout_text
-        && parse_real(holdout_text, "--holdout", 0, 0.9, &o.holdout))
-        return CLI_USAGE;
-    if (l2_text && parse_real(l2_text, "--l2", 0, 1e6, &o.fit.l2))
-        return CLI_USAGE;
-    char wanted[VARIANT_TEXT_MAX] = "";
-    if (variant_text) {
-        struct variant v;
-        char err[1024];
-        if (variant_parse(variant_text, &v, err, sizeof err) != 0)
-            return cli_usage_error(&cmd_tune, "--variant: %s", err);
-        if (v.game != g)
-            return cli_usage_error(&cmd_tune, "--variant '%s' is a variant "
-                                   "of %s, not of %s", variant_text,
-                                   v.game->name, g->name);
-        variant_canonical(&v, wanted, sizeof wanted);
-    }
     struct store *st;
-    if (cli_open_sweep(pos[0], sweep, "tune", &st) != 0)
+    if (cli_open_sweep(a.db, a.sweep, "tune", &st) != 0)
         return CLI_FAIL;
     char (*variants)[VARIANT_TEXT_MAX] = NULL;
     struct tune_result *results = NULL;
     int n_variants = 0, n_results = 0;
     char err[4096] = "";
     rc = CLI_FAIL;
-    if (tune_variants(store_db(st), g->name, sweep, &variants, &n_variants,
-                      err, sizeof err) != 0) {
+    if (tune_variants(store_db(st), a.game->name, a.sweep, &variants,
+                      &n_variants, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab tune: %s\n", err);
         goto cleanup;
     }
     if (n_variants == 0) {
-        fprintf(stderr, "rulelab tune: %s holds no games of %s%s%s\n", pos[0],
-                g->name, sweep ? " in sweep " : "", sweep ? sweep : "");
+        fprintf(stderr, "rulelab tune: %s holds no games of %s%s%s\n", a.db,
+                a.game->name, a.sweep ? " in sweep " : "",
+                a.sweep ? a.sweep : "");
         goto cleanup;
     }
     results = calloc((size_t)n_variants, sizeof *results);
@@ -157,33 +224,18 @@ static int run_tune(int argc, char **argv)
         fprintf(stderr, "rulelab tune: out of memory\n");
         goto cleanup;
     }
-    for (int i = 0; i < n_variants; i++) {
-        if (wanted[0] && strcmp(wanted, variants[i]) != 0)
-            continue;
-        if (tune_variant(store_db(st), variants[i], &o, &results[n_results],
-                         err, sizeof err) != 0) {
-            fprintf(stderr, "rulelab tune: %s\n", err);
-            goto cleanup;
-        }
-        n_results++;
-    }
-    if (n_results == 0) {
-        fprintf(stderr, "rulelab tune: %s holds no games of %s%s%s; it holds "
-                "%d variant%s of %s:\n", pos[0], wanted, sweep ? " in sweep "
-                : "", sweep ? sweep : "", n_variants, n_variants == 1 ? "" :
-                "s", g->name);
-        for (int i = 0; i < n_variants; i++)
-            fprintf(stderr, "  %s\n", variants[i]);
+    if (fit_variants(store_db(st), &a, variants, n_variants, results,
+                     &n_results) != 0)
         goto cleanup;
-    }
-    if (check_agent(agent, &results[0]) != 0) {
+    if (check_agent(a.agent, &results[0]) != 0) {
         rc = CLI_USAGE;
         goto cleanup;
     }
-    tune_print(results, n_results, &o, agent, (enum report_format)f, stdout);
+    tune_print(results, n_results, &a.o, a.agent, (enum report_format)a.format,
+               stdout);
     rc = cli_finish_output(stdout, "tune", "the weights") ? CLI_FAIL : CLI_OK;
-    if (rc == CLI_OK && save
-        && save_results(pos[0], results, n_results, sweep, agent) != 0)
+    if (rc == CLI_OK && a.save
+        && save_results(a.db, results, n_results, a.sweep, a.agent) != 0)
         rc = CLI_FAIL;
 cleanup:
     free(results);

@@ -451,15 +451,19 @@ static const struct entry *section_entries(const struct reader *r,
     return NULL;
 }
 
-static int interpret(struct reader *r, struct sweep *s)
+/* [sweep]: its keys into s, name and games required; *max_plies_line
+ * gets the line of max_plies (1 without it). Returns 0, or -1 (said). */
+static int read_sweep_section(struct reader *r, struct sweep *s,
+                              int *max_plies_line)
 {
-    int n, line, has_name = 0, has_games = 0, max_plies_line = 1;
+    int n, line, has_name = 0, has_games = 0;
     const struct entry *e = section_entries(r, "sweep", &n, &line);
+    *max_plies_line = 1;
     for (int i = 0; i < n; i++) {
         has_name |= strcmp(e[i].key, "name") == 0;
         has_games |= strcmp(e[i].key, "games") == 0;
         if (strcmp(e[i].key, "max_plies") == 0)
-            max_plies_line = e[i].line;
+            *max_plies_line = e[i].line;
         if (sweep_key(r, &e[i], s))
             return -1;
     }
@@ -469,16 +473,23 @@ static int interpret(struct reader *r, struct sweep *s)
         return sweep_fail(r, line, "[sweep] needs games (games per cell)");
     if (s->stop == STOP_SPRT && !(s->sprt_p0 < s->sprt_p1))
         return sweep_fail(r, line, "stop = sprt needs sprt_p0 < sprt_p1");
+    return 0;
+}
 
-    struct game_section games[8];
-    int n_games = 0;
+/* The [game NAME] sections into games (room for max), *n_games of them,
+ * each with its parameter lists and openings. Returns 0, or -1 (said). */
+static int read_game_sections(struct reader *r, struct sweep *s,
+                              struct game_section *games, int max,
+                              int *n_games)
+{
+    *n_games = 0;
     for (int i = 0; i < r->n_sections; i++) {
         const struct section *sec = &r->sections[i];
         if (!sec->game)
             continue;
-        if (n_games == (int)(sizeof games / sizeof *games))
+        if (*n_games == max)
             return sweep_fail(r, sec->line, "too many [game] sections");
-        struct game_section *gs = &games[n_games++];
+        struct game_section *gs = &games[(*n_games)++];
         gs->game = sec->game;
         gs->line = sec->line;
         gs->n_keys = 0;
@@ -493,14 +504,20 @@ static int interpret(struct reader *r, struct sweep *s)
         if (read_openings(r, s, gs))
             return -1;
     }
-    if (n_games == 0) {
-        char names[256];
-        sweep_list_games(names, sizeof names);
-        return sweep_fail(r, 1, "no [game NAME] section (games: %s)", names);
-    }
+    if (*n_games > 0)
+        return 0;
+    char names[256];
+    sweep_list_games(names, sizeof names);
+    return sweep_fail(r, 1, "no [game NAME] section (games: %s)", names);
+}
 
-    int agent_lines[SWEEP_MAX_AGENTS];
-    e = section_entries(r, "agents", &n, &line);
+/* [agents] into s, and [matchups] into the ordered seat pairs (room for
+ * MAX_ORDERED_PAIRS), *n_ordered of them. Returns 0, or -1 (said). */
+static int read_agents_and_pairs(struct reader *r, struct sweep *s,
+                                 int ordered[][2], int *n_ordered)
+{
+    int n, line, agent_lines[SWEEP_MAX_AGENTS];
+    const struct entry *e = section_entries(r, "agents", &n, &line);
     for (int i = 0; i < n; i++)
         if (agent_entry(r, &e[i], s, agent_lines))
             return -1;
@@ -508,7 +525,6 @@ static int interpret(struct reader *r, struct sweep *s)
         return sweep_fail(r, line,
                           "no agents: add an [agents] section with "
                           "name = spec lines");
-
     const struct entry *pairs = NULL;
     int both_orders = 1;
     e = section_entries(r, "matchups", &n, &line);
@@ -533,10 +549,19 @@ static int interpret(struct reader *r, struct sweep *s)
         return sweep_fail(r, line,
                           "[matchups] pairs is missing (write pairs = "
                           "A vs B, ...; pairs = all needs two agents or more)");
-    int ordered[MAX_ORDERED_PAIRS][2], n_ordered;
-    if (parse_pairs(r, pairs, s, both_orders, ordered, &n_ordered))
-        return -1;
+    return parse_pairs(r, pairs, s, both_orders, ordered, n_ordered);
+}
 
+static int interpret(struct reader *r, struct sweep *s)
+{
+    int max_plies_line, n_games, n_ordered;
+    struct game_section games[8];
+    int ordered[MAX_ORDERED_PAIRS][2];
+    if (read_sweep_section(r, s, &max_plies_line)
+        || read_game_sections(r, s, games,
+                              (int)(sizeof games / sizeof *games), &n_games)
+        || read_agents_and_pairs(r, s, ordered, &n_ordered))
+        return -1;
     /* Count before making: at most MAX_CELLS (each value list holds at
      * most MAX_VALUES, so the running product stays far below overflow
      * as long as it is checked after each factor). */

@@ -56,7 +56,8 @@ static void common_variables(FILE *f, const struct slurm_job *j)
     fprintf(f, "\nN=%d\n", j->tasks);
 }
 
-int slurm_write_tasks(FILE *f, const struct slurm_job *j)
+/* tasks.sbatch's opening comment and #SBATCH lines. */
+static void tasks_header(FILE *f, const struct slurm_job *j)
 {
     fprintf(f, "#!/bin/bash\n"
                "# tasks.sbatch -- written by `rulelab slurm`: a job array of %d "
@@ -78,6 +79,12 @@ int slurm_write_tasks(FILE *f, const struct slurm_job *j)
     fprintf(f, "#SBATCH --signal=B:USR1@%d\n", j->signal_seconds);
     fputs("#SBATCH --open-mode=append\n", f);
     fprintf(f, "#SBATCH --output=\"%s/logs/task-%%a.out\"\n", j->dir);
+}
+
+/* tasks.sbatch's shell variables: the job's, this task's shard and the
+ * paths of its snapshot and done marker. */
+static void tasks_variables(FILE *f, const struct slurm_job *j)
+{
     fputs("set -u\n", f);
     common_variables(f, j);
     fputs("K=${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a "
@@ -91,6 +98,12 @@ int slurm_write_tasks(FILE *f, const struct slurm_job *j)
           "consistent\n"
           "# copy of it, renewed every --snapshot-every seconds and at the "
           "end.\n", f);
+}
+
+/* tasks.sbatch's live database on node-local storage, restored from the
+ * snapshot where that is newer, and the signal traps. */
+static void tasks_local_database(FILE *f, const struct slurm_job *j)
+{
     if (j->local) {
         fputs("LOCAL_BASE=", f);
         slurm_quote(f, j->local);
@@ -141,6 +154,11 @@ int slurm_write_tasks(FILE *f, const struct slurm_job *j)
           "2>/dev/null' USR1\n"
           "trap '[ -n \"$pid\" ] && kill -INT \"$pid\" 2>/dev/null' TERM\n",
           f);
+}
+
+/* tasks.sbatch's run of the shard and what it does when the run ends. */
+static void tasks_run(FILE *f, const struct slurm_job *j)
+{
     if (j->plan) {
         fputs("# The sweep stops cells early, so each shard plays whole cells, "
               "as this plan\n# deals them by their estimated cost; every "
@@ -180,6 +198,14 @@ int slurm_write_tasks(FILE *f, const struct slurm_job *j)
           "echo \"  sbatch --array=$K $DIR/tasks.sbatch, then merge again "
           "(sbatch $DIR/merge.sbatch)\"\n"
           "exit \"$status\"\n", f);
+}
+
+int slurm_write_tasks(FILE *f, const struct slurm_job *j)
+{
+    tasks_header(f, j);
+    tasks_variables(f, j);
+    tasks_local_database(f, j);
+    tasks_run(f, j);
     return ferror(f) ? -1 : 0;
 }
 

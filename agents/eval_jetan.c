@@ -9,8 +9,9 @@
  *    the game, there is no recapture. What keeps her alive is that no
  *    enemy piece attacks her, that she has safe squares to step to (she
  *    jumps anywhere within 3), and the once-per-game escape.
- *  - A Chief taken by anything but a Chief is a draw (RULES.md), so a
- *    non-Chief threat on a Chief is a threat to draw: worth to the side
+ *  - A Chief taken by anything but a Chief is a draw
+ *    (docs/rules.md#jetan-end-of-the-game), so a non-Chief threat on a
+ *    Chief is a threat to draw: worth to the side
  *    behind what it is behind, to the side ahead nothing. And a Chief that
  *    attacks the enemy Chief is attacked back along the same path, so the
  *    side to move wins: that is a win now, never a threat to make.
@@ -19,8 +20,9 @@
  * squares, core/jetan_moves.c's tables) per evaluation, and no move
  * generation. Where a feature needs to know which piece attacks a square
  * (the attackers of a Princess, the Chiefs), the pieces within 3 squares
- * of it are each asked (piece_reaches below: RULES.md's move rule restated
- * as "a first step from the piece meets a last step into the square";
+ * of it are each asked (piece_reaches below: the step rule of
+ * docs/rules.md#jetan-how-pieces-move restated as "a first step from the
+ * piece meets a last step into the square";
  * tests/test_eval_jetan.c checks it against the legal moves of random
  * positions). That runs only when the square is attacked at all.
  */
@@ -40,8 +42,8 @@ __extension__ typedef unsigned __int128 sqset; /* bit sq for square sq */
 
 /* Points per kind (Chief, Princess, Flier, Dwar, Padwar, Warrior, Thoat,
  * Panthan): hand-set, roughly by the squares each reaches on an open
- * board (RULES.md: 48, -, 16, 16, 8, 8, 12, 5). The Chief and Princess
- * are not traded: their loss ends the game. */
+ * board (docs/rules.md#jetan-how-pieces-move: 48, -, 16, 16, 8, 8, 12,
+ * 5). The Chief and Princess are not traded: their loss ends the game. */
 static const int piece_points[JETAN_KINDS] = {0, 0, 300, 300, 200, 200,
                                               250, 100};
 
@@ -216,7 +218,8 @@ static int reaches_in_three(int from, int target, int types, sqset open)
 
 /* Whether the piece on sq (of board, whose empty squares are `empty`)
  * could move to target, which holds a piece of the other side: the move
- * rules of RULES.md, meeting in the middle instead of walking paths. */
+ * rules of docs/rules.md#jetan-how-pieces-move, meeting in the middle
+ * instead of walking paths. */
 static int piece_reaches(const struct jetan_state *s, const uint8_t *board,
                          sqset empty, int sq, int target)
 {
@@ -321,8 +324,9 @@ static void jetan_features(const void *st, double *f)
     assert(our_p != JETAN_NO_SQUARE && their_p != JETAN_NO_SQUARE);
     assert(our_c != JETAN_NO_SQUARE && their_c != JETAN_NO_SQUARE);
     /* Each side's attacks with the enemy Princess lifted, as her flight
-     * is judged (RULES.md); mobility counts the same sets, so a path
-     * through her square counts as open there: a small overcount. */
+     * is judged (docs/rules.md#jetan-the-princess); mobility counts the
+     * same sets, so a path through her square counts as open there: a
+     * small overcount. */
     const sqset ours = attacks(s, us, their_p);
     const sqset theirs = attacks(s, them, our_p);
     const sqset empty = empty_squares(s);

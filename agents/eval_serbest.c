@@ -1,5 +1,5 @@
 /*
- * eval_serbest.c -- Serbest's evaluation (eval.h), RULES.md section 1.
+ * eval_serbest.c -- Serbest's evaluation (eval.h), docs/rules.md#serbest.
  *
  * Serbest is won by mate or by the Khan race: a king that steps onto its
  * far rank wins at once. So besides material (board and hand apart, as a
@@ -280,9 +280,10 @@ static int pawn_checks_from(const uint8_t *hand, int dropper, int step)
 }
 
 /* Empty squares within two of the king on k where dropper could drop a
- * piece from its hand with check (RULES.md: from beside the king only if
- * adjacent_drop_check). Each square counts once. The distance-2 squares
- * of a line check need the square between empty; knights jump. */
+ * piece from its hand with check (docs/rules.md#serbest-check-and-drops:
+ * from beside the king only if adjacent_drop_check). Each square counts
+ * once. The distance-2 squares of a line check need the square between
+ * empty; knights jump. */
 static int drop_check_squares(const struct serbest_state *s, int k,
                               int dropper)
 {

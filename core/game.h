@@ -93,8 +93,9 @@ struct game {
      * whatever else the game's repetition rule includes). Incremental. */
     uint64_t (*hash)(const void *st);
 
-    /* Move text in the notation of RULES.md. Writes a NUL-terminated string
-     * and returns its length, or -1 if it does not fit in n. */
+    /* Move text in the notation of docs/rules.md#notation. Writes a
+     * NUL-terminated string and returns its length, or -1 if it does not
+     * fit in n. */
     int (*move_to_text)(const void *st, move_t m, char *buf, size_t n);
     /* Parses move text; 0 on success, -1 if the text is no move of this game
      * (checking legality is game_parse_move's job). */
@@ -115,10 +116,10 @@ struct game {
      * the incremental ones. 1 if consistent; for tests and debug asserts. */
     int (*state_ok)(const void *st);
 
-    /* Kings Landing (RULES.md section 1): whether the side to move has a
-     * legal drop of its king on the highest rank its variant allows (0
-     * once the game is over). `rulelab claim` samples such positions.
-     * NULL in games without Kings Landing. */
+    /* Kings Landing (docs/rules.md#serbest-kings-landing): whether the side
+     * to move has a legal drop of its king on the highest rank its variant
+     * allows (0 once the game is over). `rulelab claim` samples such
+     * positions. NULL in games without Kings Landing. */
     int (*king_landing_open)(const void *st);
 
     /* For searches' transposition tables (agents/ab_search.c,
@@ -142,7 +143,7 @@ struct game {
 
     /* Where the rules are the same seen in a mirror, left to right (file
      * a <-> the last file, with every move, drop, hand and counter
-     * mirrored or unchanged alike: RULES.md says nothing of the files),
+     * mirrored or unchanged alike: docs/rules.md says nothing of the files),
      * the mirror image of a move's text and of a position's text, each
      * returning its length or -1 if it does not fit; NULL where they are
      * not. A split solve (agents/solver.h) writes the part of a
@@ -280,11 +281,13 @@ uint64_t game_head_hash(const void *st);
 const char *game_head_side_name(const void *st, int seat,
                                 const char *const names[2]);
 
-/* The draws by count that tafl and Serbest share, in RULES.md's order
- * after the wins: threefold repetition (repetitions counts the current
- * position's occurrences; pass 0 to skip the rule), no capture for
- * no_capture_limit moves of each player (0 = no limit), and the ply cap
- * (0 = none). Returns the reason, or REASON_NONE if none applies. */
+/* The draws by count that tafl and Serbest share, in their order after
+ * the wins (docs/rules.md#serbest-end-of-the-game and
+ * docs/rules.md#tafl-end-of-the-game): threefold repetition (repetitions
+ * counts the current position's occurrences; pass 0 to skip the rule), no
+ * capture for no_capture_limit moves of each player (0 = no limit), and
+ * the ply cap (0 = none). Returns the reason, or REASON_NONE if none
+ * applies. */
 static inline enum end_reason game_count_draw(int repetitions,
                                               unsigned no_capture_plies,
                                               unsigned no_capture_limit,

@@ -7,8 +7,9 @@
  * An irreversible move makes every earlier position unreachable, so the
  * repetition count needs only the positions since. The last HISTORY_PLIES
  * of them are kept in a ring indexed by their place in the stretch; a
- * position longer ago than that is not compared (RULES.md's reading:
- * repetition is remembered over the last 256 plies since a capture).
+ * position longer ago than that is not compared (our reading,
+ * docs/rules.md#readings-we-chose: repetition is remembered over the last
+ * 256 plies since a capture).
  *
  * Most positions never occurred before in their stretch, and a filter
  * says so without reading the ring: a 512-bit set with the bit of each

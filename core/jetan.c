@@ -1,5 +1,5 @@
 /*
- * jetan.c -- Jetan (Martian chess) as RULES.md section 2 states it: the
+ * jetan.c -- Jetan (Martian chess) as docs/rules.md#jetan states it: the
  * state and its bookkeeping, apply and the status, text both ways.
  * Move generation is in jetan_moves.c.
  *
@@ -199,7 +199,7 @@ static void settle_draws(struct jetan_state *s)
 static int jetan_from_text(void *st, const struct variant *v,
                            const char *text, char *err, size_t errsz);
 
-/* The start position of RULES.md, with `first` to move. */
+/* The start position of docs/rules.md#jetan-setup, with `first` to move. */
 static void jetan_init(void *st, const struct variant *v)
 {
     static const char *const start[2] = {

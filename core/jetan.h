@@ -1,5 +1,5 @@
 /*
- * jetan.h -- Jetan, Martian chess (game name `jetan`), RULES.md section 2.
+ * jetan.h -- Jetan, Martian chess (game name `jetan`), docs/rules.md#jetan.
  *
  * Board: 100 squares, index = rank * 10 + file, rank and file from 0 at a1
  * (Black's side is rank 1). A byte per square holds the piece, and per side
@@ -22,12 +22,14 @@
  * square are two. Text: `e1e4`, `a10a9`, an escape `f1^e5`.
  *
  * Position text: `<board> <b|o> <escapes> [<countdown> [<ply>]]`:
- *  - board and side as RULES.md (Black uppercase, Orange lowercase);
+ *  - board and side as docs/rules.md#notation-jetan (Black uppercase,
+ *    Orange lowercase);
  *  - escapes still available: `Pp`, `P` (Black's only), `p` or `-`;
  *  - countdown (optional, default `-`): `-` not started (a position given
- *    with both sides at 3 pieces or fewer starts it at once, as RULES.md
- *    says), `0`..`10` the plies left of a running countdown, or `x` when
- *    endgame_equal_value=1 kept it from starting (it never starts then);
+ *    with both sides at 3 pieces or fewer starts it at once, as
+ *    docs/rules.md#notation-jetan says), `0`..`10` the plies left of a
+ *    running countdown, or `x` when endgame_equal_value=1 kept it from
+ *    starting (it never starts then);
  *  - ply (optional, default 0): plies played, for max_plies.
  * to_text always writes all five fields.
  *

@@ -2,11 +2,12 @@
  * jetan_tables_gen.c -- a build-time program that writes the Jetan move
  * tables (jetan_tables.inc) for core/jetan_moves.c.
  *
- * It walks every path of every piece literally, by RULES.md section 2: a
- * move is an exact number of steps, each to an orthogonally or diagonally
- * adjacent square of the kind the piece allows, no square entered twice
- * (the start square counts), every path on the board. The engine then
- * never walks a path at run time: it looks up, per piece and square,
+ * It walks every path of every piece literally, by the step rule of
+ * docs/rules.md#jetan-how-pieces-move: a move is an exact number of steps,
+ * each to an orthogonally or diagonally adjacent square of the kind the
+ * piece allows, no square entered twice (the start square counts), every
+ * path on the board. The engine then never walks a path at run time: it
+ * looks up, per piece and square,
  *  - for pieces whose moves cannot be blocked (1-step Panthan, the jumping
  *    Flier, Princess and jumping Thoat), the set of destinations;
  *  - for 2-step walkers (Thoat, Warrior, Padwar), per first square s1, the

@@ -202,8 +202,8 @@ static int serbest_move_to_text(const void *st, move_t m, char *buf, size_t n)
     return notation_move_text(&geometry, -1, drop, SERBEST_TO(m), buf, n);
 }
 
-/* serbest_game.mirror_move_text: no rule of RULES.md section 1 names a
- * file or a square colour (no castling, bishops drop anywhere, pawns
+/* serbest_game.mirror_move_text: no rule of docs/rules.md#serbest names
+ * a file or a square colour (no castling, bishops drop anywhere, pawns
  * move and capture alike to both sides), so the game is the same in a
  * mirror; tests/test_mirror.c checks it with the reference. */
 static int serbest_mirror_move_text(const char *text, char *buf, size_t n)

@@ -1,6 +1,6 @@
 /*
  * serbest.h -- Serbest (KhanChess on 10x10 with drops), game name `serbest`,
- * RULES.md section 1.
+ * docs/rules.md#serbest.
  *
  * Board: a 12x14 mailbox, the 10x10 board inside a border one file wide on
  * each side and two ranks deep above and below, so sliders and knights stop
@@ -23,8 +23,9 @@
  * indices.
  *
  * Position text: `<board>[<hands>] <w|b> [no_capture_plies [ply]]` as in
- * RULES.md, hands in the order K Q R B N P S, white's first. A position read
- * from text has no repetition history and counts as its first occurrence.
+ * docs/rules.md#notation-serbest, hands in the order K Q R B N P S, white's
+ * first. A position read from text has no repetition history and counts as
+ * its first occurrence.
  */
 #ifndef RULELAB_SERBEST_H
 #define RULELAB_SERBEST_H

@@ -19,11 +19,11 @@
  * for pieces further off, so the index can be clamped with no branch. Queens, rooks and bishops have rows of 0: their attacks
  * are blocked by what stands between, and the generator walks their rays.
  *
- * The attack patterns are RULES.md's (section 1, Serbest): a king attacks
- * the 8 squares beside it; a knight the squares a (1, 2) leap away; a
- * pawn the two squares diagonally forward (forward: up for white, down
- * for black); a Subedei all four diagonal neighbours. Occupancy does not
- * matter for these: each attacks its squares whatever stands on them.
+ * The attack patterns are those of docs/rules.md#serbest-pieces: a king
+ * attacks the 8 squares beside it; a knight the squares a (1, 2) leap
+ * away; a pawn the two squares diagonally forward (forward: up for white,
+ * down for black); a Subedei all four diagonal neighbours. Occupancy does
+ * not matter for these: each attacks its squares whatever stands on them.
  *
  * Usage: serbest_tables_gen OUTPUT_FILE
  */

@@ -1,5 +1,5 @@
 /*
- * tafl.c -- Hnefatafl 9x9 as RULES.md section 3 states it.
+ * tafl.c -- Hnefatafl 9x9 as docs/rules.md#hnefatafl-9x9-tafl states it.
  *
  * Speed comes from the mailbox with a border (no bounds tests while
  * sliding), per-side piece lists (no scan of empty squares), and a status
@@ -44,9 +44,9 @@ static const struct param_spec tafl_params[] = {
      .choices = king_capture_choices, .since = 1,
      .doc = "surround the King, or take it between two attackers off the "
             "throne"},
-    /* Parameters since 2 (issue 16, Ludii's Tablut): at their defaults
-     * they leave every identity, perft count and bench signature as it
-     * was. */
+    /* Parameters since 2 (added to play Ludii's Tablut exactly): at their
+     * defaults they leave every identity, perft count and bench signature
+     * as it was. */
     {.name = "king_throne", .type = PARAM_ENUM, .choices = king_throne_choices,
      .since = 2, .doc = "the King may stop on and pass over the throne, or "
                         "(barred) not once it has left it"},
@@ -348,8 +348,9 @@ static int tafl_move_to_text(const void *st, move_t m, char *buf, size_t n)
 }
 
 /* tafl_game.mirror_move_text: the board, the throne (e5), the corners and
- * every rule of RULES.md section 3 are the same seen in a mirror (no rule
- * names a file); tests/test_mirror.c checks it with the reference. */
+ * every rule of docs/rules.md#hnefatafl-9x9-tafl are the same seen in a
+ * mirror (no rule names a file); tests/test_mirror.c checks it with the
+ * reference. */
 static int tafl_mirror_move_text(const char *text, char *buf, size_t n)
 {
     return notation_mirror_move(&geometry, text, buf, n);

@@ -1,5 +1,6 @@
 /*
- * tafl.h -- Hnefatafl 9x9 (game name `tafl`), RULES.md section 3.
+ * tafl.h -- Hnefatafl 9x9 (game name `tafl`),
+ * docs/rules.md#hnefatafl-9x9-tafl.
  *
  * Board: an 11x11 mailbox, the 9x9 board inside a one-square border of
  * TAFL_OFF, so captures look at neighbours without a bounds test.
@@ -15,11 +16,11 @@
  *     +----------+-----------+
  *
  * Position text: `<board> <a|d> [no_capture_plies [ply]]`, the board as in
- * RULES.md (a attacker, d defender, k king). The shuttle history and the
- * repetition history are not part of the text; a position read from text
- * starts both empty, and counts as its own first occurrence. The
- * king_throne=barred rule needs no history: a King off the throne has left
- * it (it starts there and, barred, cannot come back).
+ * docs/rules.md#notation-tafl (a attacker, d defender, k king). The
+ * shuttle history and the repetition history are not part of the text; a
+ * position read from text starts both empty, and counts as its own first
+ * occurrence. The king_throne=barred rule needs no history: a King off the
+ * throne has left it (it starts there and, barred, cannot come back).
  */
 #ifndef RULELAB_TAFL_H
 #define RULELAB_TAFL_H

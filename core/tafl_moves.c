@@ -130,7 +130,8 @@ struct reach {
 
 /* The reach of the King on `from` under king_throne=barred: the throne
  * blocks it and it may not stop there, as for men with throne_passable=0.
- * Only once it has left the throne, RULES.md says; but a King on the
+ * Only once it has left the throne, says
+ * docs/rules.md#tafl-movement-and-the-shuttle-rule; but a King on the
  * throne never passes over or stops on its own square, and a King off it
  * has left it (it starts there and, barred, cannot come back), so the rule
  * needs no history and holds for positions read from text. Apart from

@@ -3,10 +3,11 @@
  * whether the side to move has a move that wins at once, told from the
  * board instead of by playing every move.
  *
- * RULES.md section 3 ends a game with a win in three ways: the King
- * reaches an escape square (the defenders win), the King is captured (the
- * attackers win), or the side to move has no legal move (it loses). The
- * first two are the King's open lines and its capture in one move
+ * tafl ends a game with a win in three ways
+ * (docs/rules.md#tafl-end-of-the-game): the King reaches an escape square
+ * (the defenders win), the King is captured (the attackers win), or the
+ * side to move has no legal move (it loses). The first two are the King's
+ * open lines and its capture in one move
  * (tafl_king.h). The third is ruled out where the opponent keeps a move
  * whatever we play. A move changes the board at its two squares and where
  * it takes men. It lands on one square, and of that square's neighbours

@@ -13,9 +13,10 @@
  *                               relative to the sweep file's folder)
  *   openings = none             the same as no key: every game from the start
  *
- * A line of FILE is a position text (RULES.md's format for the section's
- * game; a line holding '/' is read as one) or a move list from the
- * variant's start (moves separated by spaces, in the game's notation).
+ * A line of FILE is a position text (the format of docs/rules.md#notation
+ * for the section's game; a line holding '/' is read as one) or a move
+ * list from the variant's start (moves separated by spaces, in the game's
+ * notation).
  * Blank lines and comments (`;` or `#` first, or after a space) are skipped,
  * as in sweep files. Each line is checked against every variant of its
  * section when the sweep is read: "FILE:LINE: ..." names a position the

@@ -1,6 +1,6 @@
 /*
  * tune.h -- evaluation weights fitted to stored game results (`rulelab
- * tune`, issue 13 item 6), Texel-style: positions sampled from the stored
+ * tune`), Texel-style: positions sampled from the stored
  * games of one variant, each labelled with its game's final result from
  * the side to move's view, and the evaluation's weights (eval.h) fitted
  * by logistic regression of that label on the position's features.

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""princess_blunders.py -- issue 12's Jetan Princess-blunder check over a
-results database: how many Jetan games were lost by a Princess move onto a
-square where she is taken the next ply, and how many of those the loser
-could have avoided.
+"""princess_blunders.py -- the Jetan Princess-blunder check of the strength
+yardstick, over a results database: how many Jetan games were lost by a
+Princess move onto a square where she is taken the next ply, and how many
+of those the loser could have avoided.
 
 Usage: princess_blunders.py DB [--max N] [--list] [--rulelab PATH]
 
@@ -11,10 +11,11 @@ move (the ply before the capture) landed on the square of the capture.
 That is the whole test, with no replay needed: the piece standing on the
 capture square when she is taken is the Princess, so a loser's move that
 landed there was hers (a normal move or the escape `x^y`, whose square is
-the last one written). Moves are read as stored (RULES.md notation, each
-move's destination its last square); a capture right after the opening,
-whose Princess move was one of the opening's random plies rather than an
-agent's, is counted apart as `in_opening`.
+the last one written). Moves are read as stored (the notation of
+docs/rules.md#notation, each move's destination its last square); a
+capture right after the opening, whose Princess move was one of the
+opening's random plies rather than an agent's, is counted apart as
+`in_opening`.
 
 Each blunder is then judged with rulelab (PATH, default build/rulelab of
 this repository): it is `forced` when every legal move the loser had in

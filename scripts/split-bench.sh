@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # split-bench.sh -- how much faster a split solve runs on more threads:
-# the same split (issue 15's yardstick: Kings Landing on rank 8 within 7
+# the same split (whether Kings Landing on rank 8 wins by force within 7
 # plies, every root move) solved into a fresh directory with each thread
 # count in turn, each run stopped once its searches are done (the join,
 # which verifies every part and takes hours, is not timed). Prints, per

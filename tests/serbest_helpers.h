@@ -1,7 +1,7 @@
 /*
  * serbest_helpers.h -- what the Serbest suites share: a position's text
- * (RULES.md's Notation) from a grid of piece letters. Header-only
- * (static) so each suite stays one file plus this.
+ * (docs/rules.md#notation-serbest) from a grid of piece letters.
+ * Header-only (static) so each suite stays one file plus this.
  */
 #ifndef RULELAB_SERBEST_HELPERS_H
 #define RULELAB_SERBEST_HELPERS_H

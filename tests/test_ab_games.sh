@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_ab_games.sh -- ab at a fixed `nodes` budget plays the same game on
-# any machine and in any build (issue 12): six games of ab(nodes=2000)
+# any machine and in any build: six games of ab(nodes=2000)
 # against ab(nodes=1000), two seeds in each game, played by `rulelab play`
 # and compared move for move, result included, with
 # tests/fixtures/ab_games.txt.

@@ -155,8 +155,9 @@ check "solve budget"       0 "unknown: node budget" -- "$bin" solve serbest --pl
 check "solve needs plies"  2 "needs VARIANT and --plies" -- "$bin" solve tafl
 check "solve bad plies"    2 "--plies must be"       -- "$bin" solve tafl --plies 99
 
-# issue 11, item 9: perft depth bound, bench --seconds, position counters,
-# Serbest kings (limits: experiments/cli/cmd_perft.c and RULES.md).
+# bad input found in review: perft depth bound, bench --seconds, position
+# counters, Serbest kings (limits: experiments/cli/cmd_perft.c and
+# docs/rules.md#notation).
 check "perft tafl 20 bound" 2 "depth 20 is too deep for tafl: at most 5" -- "$bin" perft tafl 20
 check "perft serbest bound" 2 "at most 3"            -- "$bin" perft serbest 4
 check "perft --force"      0 ""                      -- "$bin" perft tafl 6 --force --position "9/9/9/9/4k4/9/9/9/1a7 d"

@@ -6,10 +6,10 @@
  * square checked against the core's legal moves on random positions.
  *
  * Positions are piece lists ("C:e1 p:e10 ..."; Black uppercase). Reaches
- * quoted in the comments are RULES.md's "Precise readings": on an open
- * board a Flier reaches (+-1,+-1), (+-1,+-3), (+-3,+-1), (+-3,+-3); a
- * Chief every square within 3; a Panthan forward, diagonally forward and
- * sideways (Black's forward is up a rank, Orange's down).
+ * quoted in the comments are those of docs/rules.md#jetan-how-pieces-move:
+ * on an open board a Flier reaches (+-1,+-1), (+-1,+-3), (+-3,+-1),
+ * (+-3,+-3); a Chief every square within 3; a Panthan forward, diagonally
+ * forward and sideways (Black's forward is up a rank, Orange's down).
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -10,7 +10,7 @@
  *
  * Positions are written as placements ("Ke5 ra7": a white king on e5, a
  * black rook on a7), the hands and the side to move; placement_text turns
- * them into RULES.md's position text.
+ * them into the position text of docs/rules.md#notation-serbest.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,8 +28,9 @@
 
 /* ---- positions ---------------------------------------------------------- */
 
-/* RULES.md's position text of the placements (space-separated tokens:
- * piece letter, file a..j, rank 1..10), hands and side ('w' or 'b'). */
+/* The position text (docs/rules.md#notation-serbest) of the placements
+ * (space-separated tokens: piece letter, file a..j, rank 1..10), hands and
+ * side ('w' or 'b'). */
 static void placement_text(const char *placements, const char *hands,
                            char side, char *out, size_t n)
 {
@@ -247,8 +248,9 @@ static void test_drop_checks(void **state)
     /* White's king on e5, Black's knight in hand: the 8 knight squares
      * c4 c6 d3 d7 f3 f7 g4 g6 are empty: -8. */
     assert_flips("Ke5", "kn", "serbest_drop_checks", -8);
-    /* A rook: only from two away on the lines (RULES.md: no check from
-     * beside the king): e7 e3 c5 g5. A queen: those and c7 g7 c3 g3. */
+    /* A rook: only from two away on the lines (no check from beside the
+     * king, docs/rules.md#serbest-check-and-drops): e7 e3 c5 g5. A queen:
+     * those and c7 g7 c3 g3. */
     assert_flips("Ke5", "kr", "serbest_drop_checks", -4);
     assert_flips("Ke5", "kq", "serbest_drop_checks", -8);
     /* A white pawn on e6 blocks e7 (and fills e6): c5 g5 e3. */

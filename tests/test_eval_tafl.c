@@ -141,11 +141,12 @@ static void test_king_pressure(void **state)
 {
     (void)state;
     const char *name = "tafl_king_pressure";
-    /* RULES.md: 4 sides of attackers, the throne or (edge_captures_king)
-     * the edge. On the throne with d5 f5 e6: 3. On e6 with d6 f6 and the
-     * throne below: 3; a defender instead of f6: 2. On e1 with d1 f1 and
-     * the edge: 3, or 0 where the edge does not count (no capture there).
-     * Beside a corner (b1, a1 never counts): 0. Good for the attackers. */
+    /* docs/rules.md#tafl-the-king: 4 sides of attackers, the throne or
+     * (edge_captures_king) the edge. On the throne with d5 f5 e6: 3. On
+     * e6 with d6 f6 and the throne below: 3; a defender instead of f6: 2.
+     * On e1 with d1 f1 and the edge: 3, or 0 where the edge does not count
+     * (no capture there). Beside a corner (b1, a1 never counts): 0. Good
+     * for the attackers. */
     assert_feature("tafl", "k:e5 a:d5 a:f5 a:e6 d:g3", name, 'a', 3);
     assert_feature("tafl", "k:e6 a:d6 a:f6 d:g3", name, 'a', 3);
     assert_feature("tafl", "k:e6 a:d6 d:f6 d:g3", name, 'a', 2);
@@ -538,9 +539,10 @@ static void test_random_positions(void **state)
     check_random_games(variants, 4, 20261201);
 }
 
-/* The same under Ludii's rules (issue 16): king_throne=barred and
- * throne_hostile=2, in RULES.md's exact preset and with the corners and
- * the surround rule of the defaults. */
+/* The same under the rules Ludii's Tablut brought: king_throne=barred and
+ * throne_hostile=2, in the exact preset
+ * (docs/rules.md#tafl-ludiis-tablut-preset) and with the corners and the
+ * surround rule of the defaults. */
 static void test_random_positions_ludii_rules(void **state)
 {
     (void)state;

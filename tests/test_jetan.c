@@ -1,6 +1,6 @@
 /*
  * test_jetan.c -- Jetan: perft tables, and one test per rule sentence and
- * parameter value of RULES.md section 2, each on a small hand-built
+ * parameter value of docs/rules.md#jetan, each on a small hand-built
  * position whose answer was worked out by hand.
  *
  * Positions are built from piece lists ("C:e1 p:e10 ..."); every one has
@@ -72,7 +72,8 @@ static void test_perft_start(void **state)
 }
 
 /* The same tables from the naive reference (tests/ref/jetan_ref.c,
- * written from RULES.md alone, every step path enumerated literally). */
+ * written from docs/rules.md#jetan alone, every step path enumerated
+ * literally). */
 static void test_perft_reference(void **state)
 {
     (void)state;
@@ -114,7 +115,7 @@ static void test_setup(void **state)
     jetan_game.to_text(&st, text, sizeof text);
     assert_string_equal(text, "wadfpcfdaw/tnnnnnnnnt/10/10/10/10/10/10/"
                               "TNNNNNNNNT/WADFCPFDAW b Pp - 0");
-    /* RULES.md's squares, and point symmetry */
+    /* the squares of docs/rules.md#jetan-setup, and point symmetry */
     const char *black[] = {"a1W", "b1A", "c1D", "d1F", "e1C", "f1P", "g1F",
                            "h1D", "i1A", "j1W", "a2T", "j2T", "b2N", "i2N"};
     const char *orange[] = {"j10w", "i10a", "h10d", "g10f", "f10c", "e10p",
@@ -162,7 +163,8 @@ static void squares_at(int file, int rank, const struct offset *o, int n,
                        rank + 1 + o[i].dy);
 }
 
-/* Offsets of RULES.md "Precise readings"; each list mirrored in x and y. */
+/* Offsets of docs/rules.md#jetan-how-pieces-move; each list mirrored in x
+ * and y. */
 static int mirrored(const struct offset *base, int n, struct offset *out)
 {
     int count = 0;
@@ -521,8 +523,9 @@ static void test_limits(void **state)
     assert_true(count_moves(&st) <= jetan_game.max_moves);
 }
 
-/* Jetan's counters (RULES.md: countdown 0..10, ply) take digits only:
- * a sign, junk or a value past the field's range is an error. */
+/* Jetan's counters (docs/rules.md#notation-jetan: countdown 0..10, ply)
+ * take digits only: a sign, junk or a value past the field's range is an
+ * error. */
 static void test_position_counters(void **state)
 {
     (void)state;

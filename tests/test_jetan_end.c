@@ -1,6 +1,6 @@
 /*
  * test_jetan_end.c -- Jetan's Princess's escape and the ends of the game,
- * one test per rule sentence and parameter value of RULES.md section 2
+ * one test per rule sentence and parameter value of docs/rules.md#jetan
  * (the escape once per side, princess_escape and princess_safe; a
  * Princess or Chief captured, the countdown and endgame_equal_value, no
  * moves, max_plies), each on a small hand-built position whose answer

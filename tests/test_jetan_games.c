@@ -6,7 +6,7 @@
  *    them from a sparse position where the endgame countdown runs);
  *  - differential: the fast generator, apply and the result of each move
  *    (winner and reason) agree with the naive reference in
- *    tests/ref/jetan_ref.c (written apart, from RULES.md alone,
+ *    tests/ref/jetan_ref.c (written apart, from docs/rules.md#jetan alone,
  *    enumerating every step path literally) on at least 100,000 positions
  *    of random games under each parameter setting the reference knows:
  *    defaults, thoat_jumps=1, princess_escape=off, princess_escape=safe,
@@ -218,10 +218,10 @@ static char fast_winner(const struct jetan_state *st)
 }
 
 /* The fast engine's result after a move equals the reference's: same
- * reason (by RULES.md's name) and winner. Where the reference sees no end,
- * the engine may only have ended the game by a rule that needs history:
- * the ply cap, or the endgame countdown when both sides have at most 3
- * pieces. */
+ * reason (by its name in docs/rules.md#conventions) and winner. Where the
+ * reference sees no end, the engine may only have ended the game by a rule
+ * that needs history: the ply cap, or the endgame countdown when both
+ * sides have at most 3 pieces. */
 static void check_result(const struct jetan_state *st,
                          const jetan_ref_result *want, const char *what,
                          long results[REASON_COUNT])

@@ -93,11 +93,11 @@ static void test_greedy_takes_win_in_one(void **state)
     }
 }
 
-/* White's rook on a1 keeps the black king on e2 off rank 1 (Khan, RULES.md
- * section 1); taking the pawn on a5 leaves rank 1, and the king steps onto
- * it and wins. The rook's 13 moves: a2-a4, axa5, b1-j1; no white king, so
- * no check. The same with the black king on e9, far from rank 1: then no
- * move allows a win. */
+/* White's rook on a1 keeps the black king on e2 off rank 1 (Khan,
+ * docs/rules.md#serbest-end-of-the-game); taking the pawn on a5 leaves
+ * rank 1, and the king steps onto it and wins. The rook's 13 moves:
+ * a2-a4, axa5, b1-j1; no white king, so no check. The same with the black
+ * king on e9, far from rank 1: then no move allows a win. */
 static const struct position poisoned = {
     "serbest", "10/10/10/10/10/p9/10/10/4k5/R9[] w"};
 static const struct position safe = {

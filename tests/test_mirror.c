@@ -11,7 +11,7 @@
  *    files reversed (a <-> j on 10 files, a <-> i on 9), two-digit ranks
  *    and runs kept whole, drops' letters and the fields after the board
  *    unchanged.
- *  - RULES.md section 1 names no file and no square colour: no castling,
+ *  - docs/rules.md#serbest names no file and no square colour: no castling,
  *    bishops drop anywhere, pawns move and capture alike to both sides.
  *    Along 20 random games of 24 plies of each of 4 variants (Kings
  *    Landing 7, 8, 9; adjacent drop checks allowed; stalemate a draw),
@@ -21,10 +21,11 @@
  *    mirror images lead to mirror-image positions with the same result
  *    (going on, or over with the same winner). The engine likewise lists
  *    the mirror images of its moves there.
- *  - tafl likewise (RULES.md section 3: the throne e5 and the corners are
- *    their own mirror images, no rule names a file): 20 random games of
- *    40 plies of each of 3 variants (corner and edge escape, the edge not
- *    capturing the King), checked the same way with tests/ref/tafl_ref.
+ *  - tafl likewise (docs/rules.md#hnefatafl-9x9-tafl: the throne e5 and
+ *    the corners are their own mirror images, no rule names a file): 20
+ *    random games of 40 plies of each of 3 variants (corner and edge
+ *    escape, the edge not capturing the King), checked the same way with
+ *    tests/ref/tafl_ref.
  *  - The solver answers each of 150 random small positions' mirror
  *    image, in Serbest and in tafl, as minimax answers the position.
  *  - Jetan gives no mirror texts (its setup is symmetric through the

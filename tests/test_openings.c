@@ -8,9 +8,10 @@
  * a version-1 database migrated, and the report's distinct games on rows
  * written by hand.
  *
- * Sources of the expected values: RULES.md section 3 (tafl: the attackers
- * move first by default, rook moves over empty squares; the start
- * position), the openings files written here, and hand counts in comments.
+ * Sources of the expected values: docs/rules.md#hnefatafl-9x9-tafl (tafl:
+ * the attackers move first by default, rook moves over empty squares; the
+ * start position), the openings files written here, and hand counts in
+ * comments.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -166,7 +167,8 @@ static void test_key_values(void **state)
 }
 
 /* 1 when the side to move in st can end the game with its own win in one
- * move (RULES.md: a game-ending move; the test's own loop over the moves). */
+ * move (a move that ends the game by each game's "end of the game" in
+ * docs/rules.md; the test's own loop over the moves). */
 static int side_to_move_can_win(const struct game *g, const void *st)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char after[GAME_MAX_STATE_SIZE];
@@ -240,7 +242,7 @@ static void test_file_lines_are_checked(void **state)
     char path[128];
     struct sweep s;
     /* rook moves from the start: the attacker d1 to c1, the defender g5 to
-     * g7 (RULES.md section 3: attackers first) */
+     * g7 (docs/rules.md#hnefatafl-9x9-tafl: attackers first) */
     write_file("good.txt", "; three openings for tafl\n"
                "d1c1 g5g7   # two plies\n"
                "\n"
@@ -391,8 +393,9 @@ static void test_pairs_share_the_opening_with_seats_swapped(void **state)
     char *ids = db_rows(path, "SELECT COUNT(DISTINCT pair_id) FROM games");
     assert_string_equal(ids, "5\n");
     free(ids);
-    /* after 3 opening plies (attackers, defenders, attackers: RULES.md) the
-     * defenders move, and the agents' seat 0 plays them */
+    /* after 3 opening plies (attackers, defenders, attackers:
+     * docs/rules.md#hnefatafl-9x9-tafl) the defenders move, and the agents'
+     * seat 0 plays them */
     char *sides = db_rows(path, "SELECT DISTINCT side0, side1 FROM games");
     assert_string_equal(sides, "defenders|attackers\n");
     free(sides);

@@ -5,9 +5,10 @@
 # rewritten to hand-made ones, and `rulelab replay` confirms each as
 # consistent before the script reads them:
 #  - game A, `f1^e8 e9e8`: Black's Princess escapes to e8, which the
-#    Panthans of d9, e9 and f9 attack (RULES.md: a Panthan steps forward or
-#    diagonally forward), and e9 takes her: a blunder by seat 0, and not
-#    forced (from the start Black had moves that lose nothing, e.g. b2b3);
+#    Panthans of d9, e9 and f9 attack (docs/rules.md#jetan-how-pieces-move:
+#    a Panthan steps forward or diagonally forward), and e9 takes her: a
+#    blunder by seat 0, and not forced (from the start Black had moves that
+#    lose nothing, e.g. b2b3);
 #  - game B, `f1^e8 j9i7 b2b3 e9e8`: the same square, but Black's last
 #    move before the capture was a Panthan's (b2b3), so no blunder;
 #  - game C, game 119 of experiments/sweeps/jetan_princess.ini as
@@ -15,9 +16,10 @@
 #    spec took contempt=150): opening `c2d3 g10j7 f1g3 e10^f5`, then 15
 #    plies ending `d8a7 f6c5 a7c4 c5c4`. Before a7c4 Orange's Princess
 #    (her escape used in the opening) is on a7 and Black's Chief on c5.
-#    She moves exactly 3 steps to a square within 3 of a7 (RULES.md);
-#    a9-d10 hold Orange's own pieces, so her squares are a4-d8, all within
-#    3 of c5 and open to the Chief; any other move leaves her on a7, which
+#    She moves exactly 3 steps to a square within 3 of a7
+#    (docs/rules.md#jetan-the-princess); a9-d10 hold Orange's own pieces,
+#    so her squares are a4-d8, all within 3 of c5 and open to the Chief;
+#    any other move leaves her on a7, which
 #    the Chief reaches by c5-b5-a6-a7, c5-b6-b7-a7 or c5-c6-b6-a7 (no one
 #    square blocks all three), and no Orange piece reaches c5 to take the
 #    Chief (all are 5 or more ranks away, and none moves more than 3). So

@@ -340,7 +340,7 @@ static void test_committed_proof(void **state)
     load(&pf);
     assert_int_equal(pf.params.kings_landing, 9);
     assert_int_equal(pf.plies, 5);
-    /* the start position of RULES.md, white to move */
+    /* the start position of docs/rules.md#notation-serbest, white to move */
     assert_string_equal(pf.position, "10/10/10/10/10/10/10/10/10/10"
                         "[KQRRBBNNPPPPPPSSkqrrbbnnppppppss] w 0 0");
     if (check_proof(&pf, &w) != 0)

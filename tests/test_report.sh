@@ -234,10 +234,11 @@ assert all(v["verdict"] == "not enough games" and v["why"] == "no self-play game
 else bad "report --skill-trace --format json"; fi
 
 # openings: after a 1-ply opening the defenders move first, so the agents'
-# seat 0 plays them. Who won follows from the reason alone (RULES.md
-# section 3: an escaped king is the defenders' win, a captured one the
-# attackers'), and the stored winner must be the seat of that side; every
-# game replays (the opening, then the agents' moves) to its stored result.
+# seat 0 plays them. Who won follows from the reason alone
+# (docs/rules.md#tafl-end-of-the-game: an escaped king is the defenders'
+# win, a captured one the attackers'), and the stored winner must be the
+# seat of that side; every game replays (the opening, then the agents'
+# moves) to its stored result.
 cat >"$dir/open.ini" <<'INI'
 [sweep]
 name = open

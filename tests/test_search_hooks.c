@@ -155,7 +155,8 @@ static void test_key_counters(void **state)
 
 /* 1 if some legal move of the reference wins at once for the side to move
  * in text (a Khan, a mate or a stalemate that loses for the other side);
- * with `reason` (RULES.md's name, e.g. "checkmate"), only a win so. */
+ * with `reason` (its name in docs/rules.md#conventions, e.g. "checkmate"),
+ * only a win so. */
 static int ref_wins_at_once(const char *text, const serbest_ref_params *p,
                             const char *reason)
 {
@@ -359,8 +360,9 @@ static int jetan_ref_wins_at_once(const char *text, const jetan_ref_params *p)
     assert_true(n >= 0);
     for (int i = 0; i < n; i++) {
         jetan_ref_result r;
-        /* RULES.md: only a capture ends a game with a winner; the reference
-         * judges each capture (what the move lands on) */
+        /* docs/rules.md#jetan-end-of-the-game: only a capture ends a game
+         * with a winner; the reference judges each capture (what the move
+         * lands on) */
         if (!lands_on_a_piece(text, moves[i]))
             continue;
         if (jetan_ref_play_listed(text, p, moves[i], after, sizeof after, &r))

@@ -1,6 +1,6 @@
 /*
  * test_serbest.c -- Serbest: perft tables, and one test per rule sentence
- * of RULES.md section 1 (both colours where it matters), each on a small
+ * of docs/rules.md#serbest (both colours where it matters), each on a small
  * hand-built position whose answer was worked out by hand.
  */
 #include <setjmp.h>
@@ -147,8 +147,8 @@ static void test_perft(void **state)
 }
 
 /* The same tables from the naive reference (tests/ref/serbest_ref.c,
- * written from RULES.md alone: every candidate is played on a copy and the
- * mover's king tested by scanning every enemy piece). */
+ * written from docs/rules.md#serbest alone: every candidate is played on a
+ * copy and the mover's king tested by scanning every enemy piece). */
 static void test_perft_reference(void **state)
 {
     (void)state;
@@ -536,10 +536,10 @@ static void test_text(void **state)
     }
 }
 
-/* Each side has exactly one king, on the board or in hand (RULES.md: a
- * king that is not on the board may be dropped; a game ends at checkmate,
- * so none is captured). A side with no king at all was read as a
- * stalemate win. */
+/* Each side has exactly one king, on the board or in hand
+ * (docs/rules.md#serbest-end-of-the-game: a king that is not on the board
+ * may be dropped; a game ends at checkmate, so none is captured). A side
+ * with no king at all was read as a stalemate win. */
 static void test_position_needs_kings(void **state)
 {
     (void)state;

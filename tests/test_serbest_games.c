@@ -5,9 +5,9 @@
  *    values, the fast generator's moves, the board after a random move and
  *    the result of that move (winner and reason: khan, checkmate,
  *    stalemate) equal those of the naive reference in
- *    tests/ref/serbest_ref.c (written apart, from RULES.md alone, which
- *    plays every candidate and tests its own king), and so does the result
- *    of each game's final position; the test
+ *    tests/ref/serbest_ref.c (written apart, from docs/rules.md#serbest
+ *    alone, which plays every candidate and tests its own king), and so
+ *    does the result of each game's final position; the test
  *    also counts how many positions had the king in check, in double check,
  *    a pinned piece and a king in hand, and requires each kind to occur;
  *  - after every move the incremental hash and piece lists equal a
@@ -63,9 +63,10 @@ static char fast_winner(const struct serbest_state *st)
 }
 
 /* The fast engine's result for st equals the reference's for text (the
- * same position): same reason (by RULES.md's name) and winner; where the
- * reference sees no end, the engine may only have ended the game by a rule
- * that needs history (repetition, no-capture limit, ply cap). */
+ * same position): same reason (by its name in docs/rules.md#conventions)
+ * and winner; where the reference sees no end, the engine may only have
+ * ended the game by a rule that needs history (repetition, no-capture
+ * limit, ply cap). */
 static void compare_result(const struct serbest_state *st, const char *text,
                            const serbest_ref_params *p, const char *what,
                            struct kinds_seen *seen)

@@ -275,9 +275,10 @@ static void test_game_head(void **state)
     h.hash = 0x1234;
     assert_int_equal(game_head_hash(&h), 0x1234);
 
-    /* The draws by count, in RULES.md's order: repetition before the
-     * no-capture limit (50 moves a player: 100 plies) before the ply cap;
-     * a limit of 0 is no limit. */
+    /* The draws by count, in the order of
+     * docs/rules.md#tafl-end-of-the-game: repetition before the no-capture
+     * limit (50 moves a player: 100 plies) before the ply cap; a limit of 0
+     * is no limit. */
     assert_int_equal(game_count_draw(3, 100, 50, 500, 500), REASON_REPETITION);
     assert_int_equal(game_count_draw(2, 100, 50, 500, 500), REASON_NO_CAPTURE);
     assert_int_equal(game_count_draw(2, 99, 50, 500, 500), REASON_PLY_CAP);

@@ -4,10 +4,10 @@
  * shards, resumed, and joined into one answer.
  *
  *  - The split's answer is the whole search's on known positions (a tafl
- *    win in 3 from RULES.md's escape rule, test_solver.c's; Jetan from the
- *    start within 3 plies and Serbest Kings Landing 8 from the empty board
- *    within 3, "no win", as the README's table and the earliest-Khan
- *    arithmetic say).
+ *    win in 3 from the escape rule of docs/rules.md#tafl-the-king,
+ *    test_solver.c's; Jetan from the start within 3 plies and Serbest
+ *    Kings Landing 8 from the empty board within 3, "no win", as the
+ *    README's table and the earliest-Khan arithmetic say).
  *  - Completeness, independently: the parts' moves are exactly the naive
  *    reference's legal root moves, and the disproof parts (24 of them,
  *    evenly spaced, where there are more) pass the walk of
@@ -152,15 +152,17 @@ static void part_file(const char *dir, int index, const char *kind,
 /* ---- the split against the whole search ----------------------------------- */
 
 static const struct problem problems[] = {
-    /* RULES.md (escape=corner): the king on e2 reaches a corner in 3
-     * plies whatever the attackers do (test_solver.c's win in 3) */
+    /* docs/rules.md#tafl-the-king (escape=corner): the king on e2 reaches
+     * a corner in 3 plies whatever the attackers do (test_solver.c's win
+     * in 3) */
     {"tafl", "4a4/9/9/a7a/9/9/9/4k4/9 d", 3, SOLVER_WIN},
     /* the same with 2 plies: no king move reaches a corner */
     {"tafl", "4a4/9/9/a7a/9/9/9/4k4/9 d", 2, SOLVER_NO_WIN},
     /* Jetan's start: no win within 5 plies (test_disproof.c writes that
      * disproof, and walks it with the reference), so none within 3 */
     {"jetan", NULL, 3, SOLVER_NO_WIN},
-    /* a Khan from rank 8 needs ply 1 + 2 x 2 = 5 (issue 15's arithmetic) */
+    /* a Khan from rank 8 needs ply 1 + 2 x 2 = 5 (the earliest-Khan
+     * arithmetic) */
     {"serbest(kings_landing=8)", NULL, 3, SOLVER_NO_WIN},
 };
 

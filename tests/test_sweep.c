@@ -1,10 +1,9 @@
 /*
  * test_sweep.c -- reading sweep files: every line read as written, no line
  * too long, every duplicate and malformed number an error naming the file
- * and line. Each test is a defect found in review (issue 11, items 2, 3, 4
- * and 10): the text that was misread, and what it must give instead. The
- * expected counts are derived by hand in the comments, never taken from the
- * parser's own output.
+ * and line. Each test is a defect found in review: the text that was
+ * misread, and what it must give instead. The expected counts are derived
+ * by hand in the comments, never taken from the parser's own output.
  */
 #include <setjmp.h>
 #include <stdarg.h>

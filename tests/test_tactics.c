@@ -1,7 +1,7 @@
 /*
  * test_tactics.c -- the tactics suite (experiments/tactics.h): the
  * classification of hand-built positions whose answers are derived by
- * hand below (from RULES.md), the checker's verdict on a right and a
+ * hand below (from docs/rules.md), the checker's verdict on a right and a
  * wrong move in each, and the committed set: every line of each game's
  * file parses (its position sets up, its moves are legal), and a sample
  * of each kind re-verifies (the kept certificate with proof_verify, the

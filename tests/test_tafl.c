@@ -1,9 +1,9 @@
 /*
  * test_tafl.c -- Hnefatafl 9x9: perft tables, and one test per rule
- * sentence and parameter value of RULES.md section 3, each on a small
- * hand-built position whose answer was worked out by hand. The rules
- * Ludii's Tablut brought (king_throne, throne_hostile=2, repetition_draw)
- * are test_tafl_ludii_rules.c's.
+ * sentence and parameter value of docs/rules.md#hnefatafl-9x9-tafl, each
+ * on a small hand-built position whose answer was worked out by hand. The
+ * rules Ludii's Tablut brought (king_throne, throne_hostile=2,
+ * repetition_draw) are test_tafl_ludii_rules.c's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,9 +21,10 @@
 static void test_perft_start(void **state)
 {
     (void)state;
-    /* RULES.md's check data for first=defenders (depths 1-3); depth 4 and
-     * the attackers-first table are recomputed here by the independent
-     * reference (tests/ref/tafl_ref.c, written from RULES.md alone). */
+    /* The independent data of docs/rules.md#check-data for first=defenders
+     * (depths 1-3); depth 4 and the attackers-first table are recomputed
+     * here by the independent reference (tests/ref/tafl_ref.c, written from
+     * docs/rules.md#hnefatafl-9x9-tafl alone). */
     const uint64_t defenders[] = {56, 3968, 225224, 16171000};
     const uint64_t attackers[] = {72, 3944, 285728, 15951824};
     for (int d = 1; d <= 4; d++) {
@@ -34,8 +35,8 @@ static void test_perft_start(void **state)
 }
 
 /* The same table from the naive reference: depths 1-3 of first=defenders
- * reproduce RULES.md, which checks the reference; depth 4 and the
- * attackers-first rows are then the reference's own counts. */
+ * reproduce docs/rules.md#check-data, which checks the reference; depth 4
+ * and the attackers-first rows are then the reference's own counts. */
 static void test_perft_reference(void **state)
 {
     (void)state;
@@ -517,8 +518,9 @@ static void test_move_text(void **state)
 }
 
 /* The counters after the side to move are whole numbers in their field's
- * range (no-capture plies a uint16_t, ply a uint32_t; RULES.md: optional
- * counters); before, sscanf's %u read "-1" as 4294967295. */
+ * range (no-capture plies a uint16_t, ply a uint32_t;
+ * docs/rules.md#notation-tafl: optional counters); before, sscanf's %u read
+ * "-1" as 4294967295. */
 static void test_position_counters(void **state)
 {
     (void)state;

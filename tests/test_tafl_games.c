@@ -4,10 +4,11 @@
  *    recomputed from scratch, the position text round-trips, and every game
  *    ends with a reason (10,000 games);
  *  - differential: the fast generator and apply agree with the naive
- *    reference in tests/ref/tafl_ref.c (written apart, from RULES.md alone)
- *    on every position of random games under all 64 combinations of the
- *    capture and movement parameters, and again with king_throne=barred
- *    and throne_hostile=2 (Ludii's Tablut), and under the exact preset;
+ *    reference in tests/ref/tafl_ref.c (written apart, from
+ *    docs/rules.md#hnefatafl-9x9-tafl alone) on every position of random
+ *    games under all 64 combinations of the capture and movement
+ *    parameters, and again with king_throne=barred and throne_hostile=2
+ *    (Ludii's Tablut), and under the exact preset;
  *  - tafl_quiet_move_draws against apply() on every move that takes
  *    nothing, in games whose sides often undo their last move, so that
  *    positions repeat.
@@ -199,12 +200,13 @@ static void test_differential_against_reference(void **state)
     assert_true(positions > 130000); /* the README's figure */
 }
 
-/* The parameters of Ludii's Tablut (issue 16): king_throne=barred and
+/* The parameters of Ludii's Tablut: king_throne=barred and
  * throne_hostile=2, each pair of theirs not covered above ((free, 0) and
  * (free, 1) are) under all 32 combinations of the other movement and
  * capture parameters, repetition_draw alternating (the fast engine's
  * alone: the reference has no history rules, and each position is
- * compared from its text), then RULES.md's exact Ludii preset. */
+ * compared from its text), then the exact Ludii preset
+ * (docs/rules.md#tafl-ludiis-tablut-preset). */
 static void test_differential_ludii_rules(void **state)
 {
     (void)state;

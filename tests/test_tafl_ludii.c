@@ -1,7 +1,8 @@
 /*
- * test_tafl_ludii.c -- RULES.md's exact Ludii preset against Ludii itself:
- * the 300 random games of Ludii 1.3.13's "Tablut" (ruleset Linnaeus,
- * observed) in tests/fixtures/tablut_ludii_300_games.txt.gz (a copy of
+ * test_tafl_ludii.c -- the exact Ludii preset
+ * (docs/rules.md#tafl-ludiis-tablut-preset) against Ludii itself: the 300
+ * random games of Ludii 1.3.13's "Tablut" (ruleset Linnaeus, observed) in
+ * tests/fixtures/tablut_ludii_300_games.txt.gz (a copy of
  * ../shared/ludii/; the format in tablut_ludii_300_games.md beside it, a
  * copy of the README there), replayed move by
  * move under the preset, by the fast engine and by the naive reference
@@ -26,7 +27,7 @@
 #include "tafl.h"
 #include "tafl_ref.h"
 
-/* RULES.md section 3, "Exactly Ludii 1.3's Tablut". */
+/* docs/rules.md#tafl-ludiis-tablut-preset, Ludii 1.3's Tablut exactly. */
 #define LUDII_PRESET                                                         \
     "tafl(escape=edge,king_armed=1,king_capture=custodial,king_throne="     \
     "barred,throne_hostile=2,throne_passable=0,repetition_limit=0,"         \

@@ -1,8 +1,8 @@
 /*
  * test_tafl_ludii_rules.c -- the tafl rules that Ludii's Tablut brought
- * (RULES.md section 3): king_throne (the King may not cross or re-enter
- * the empty throne once it has left it), throne_hostile=2 (the throne
- * stays hostile to defenders while the King stands on it),
+ * (docs/rules.md#hnefatafl-9x9-tafl): king_throne (the King may not cross
+ * or re-enter the empty throne once it has left it), throne_hostile=2 (the
+ * throne stays hostile to defenders while the King stands on it),
  * repetition_draw, and the exact Ludii preset's perft. Each case is
  * checked in the fast engine and in the naive reference
  * (tests/ref/tafl_ref.c), on hand-built positions whose answers were
@@ -252,9 +252,9 @@ static void test_repetition_draw(void **state)
     "barred,throne_hostile=2,throne_passable=0,repetition_limit=0,"         \
     "repetition_draw=0,no_capture_limit=0,max_plies=2500)"
 
-/* Perft of RULES.md's exact Ludii preset from the start: depths 2-4 are
- * the reference's own perft (none of the history rules is on), which the
- * fast engine reproduces.
+/* Perft of the exact Ludii preset (docs/rules.md#tafl-ludiis-tablut-preset)
+ * from the start: depths 2-4 are the reference's own perft (none of the
+ * history rules is on), which the fast engine reproduces.
  * Depth 1 is Ludii's 80 before its first ply (every game of
  * tests/fixtures/tablut_ludii_300_games.txt.gz starts "P 0 80"): the
  * defaults' 72, plus 8 corner squares the edge escape leaves to the men

@@ -153,8 +153,9 @@ static void test_split_share(void **state)
 
 /* ---- a hand-made database --------------------------------------------- */
 
-/* tafl's start (RULES.md): attackers a4-a6 b5, i4-i6 h5, d1-f1 e2, d9-f9
- * e8; defenders c5 d5 f5 g5 e3 e4 e6 e7; the king e5; attackers first. */
+/* tafl's start (docs/rules.md#hnefatafl-9x9-tafl): attackers a4-a6 b5,
+ * i4-i6 h5, d1-f1 e2, d9-f9 e8; defenders c5 d5 f5 g5 e3 e4 e6 e7; the
+ * king e5; attackers first. */
 
 /* A position of game C: the king on a3 with the a-file open to both
  * corners (a1 and a9), one defender on e6, attackers on g9 and h9;

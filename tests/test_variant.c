@@ -80,11 +80,11 @@ static void identity_of(const char *text, char *out, size_t n)
     assert_true(variant_identity(&v, out, n) > 0);
 }
 
-/* The tafl parameters of issue 16 (king_throne, repetition_draw, since 2,
- * and throne_hostile's value 2) leave every identity of before as it was:
- * at their defaults they are not in it, given explicitly or not; away
- * from them they are. throne_hostile was a bool: its texts 0 and 1 are
- * the same as an integer's. */
+/* The tafl parameters added for Ludii's Tablut (king_throne,
+ * repetition_draw, since 2, and throne_hostile's value 2) leave every
+ * identity of before as it was: at their defaults they are not in it,
+ * given explicitly or not; away from them they are. throne_hostile was a
+ * bool: its texts 0 and 1 are the same as an integer's. */
 static void test_new_tafl_parameters_keep_identities(void **state)
 {
     (void)state;
@@ -100,7 +100,8 @@ static void test_new_tafl_parameters_keep_identities(void **state)
                         "max_plies=500,no_capture_limit=50,"
                         "repetition_limit=3,throne_hostile=1,"
                         "throne_passable=1)");
-    /* RULES.md's exact Ludii preset names both new parameters */
+    /* the exact Ludii preset (docs/rules.md#tafl-ludiis-tablut-preset)
+     * names both new parameters */
     identity_of("tafl(escape=edge,king_armed=1,king_capture=custodial,"
                 "king_throne=barred,throne_hostile=2,throne_passable=0,"
                 "repetition_limit=0,repetition_draw=0,no_capture_limit=0,"

@@ -519,8 +519,8 @@ static char make_move(pos_t *pos, const move_t *m)
     return taken;
 }
 
-/* Whether a capture of `taken` by `mover` ends the game (RULES.md section
- * 2, "End of the game"), and how: fills *r. */
+/* Whether a capture of `taken` by `mover` ends the game
+ * (docs/rules.md#jetan-end-of-the-game), and how: fills *r. */
 static void capture_result(char mover, char taken, jetan_ref_result *r)
 {
     char mover_side = is_black(mover) ? 'b' : 'o';

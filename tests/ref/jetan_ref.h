@@ -1,10 +1,10 @@
 /*
  * jetan_ref.h -- naive REFERENCE move generator for Jetan (Martian chess).
  *
- * Written from the rule text in shared/RULES.md (section "2. Jetan" plus the
- * "Conventions" and "Notation" sections) only, for differential testing of
- * the fast generator. It shares no code or tables with it. Every move is found
- * by literally enumerating every sequence of exactly N steps of the kinds the
+ * Written from the rules (docs/rules.md#jetan plus docs/rules.md#conventions
+ * and docs/rules.md#notation) only, for differential testing of the fast
+ * generator. It shares no code or tables with it. Every move is found by
+ * literally enumerating every sequence of exactly N steps of the kinds the
  * piece allows; speed is not a goal, clarity is.
  *
  * Board: 10x10, files a..j, ranks 1..10. Black (uppercase) plays from the
@@ -52,7 +52,7 @@ typedef struct {
  * unspecified). Generates moves for the side to move regardless of whether
  * the game is over (a missing Princess/Chief just contributes no moves).
  *
- * Rules implemented (RULES.md):
+ * Rules implemented (docs/rules.md#jetan):
  *  - Panthan 1 step forward / diagonally forward / sideways.
  *  - Thoat one orthogonal and one diagonal step in either order; blockable
  *    unless thoat_jumps=1.
@@ -85,13 +85,14 @@ int jetan_ref_moves(const char *fen, const jetan_ref_params *p,
 int jetan_ref_apply(const char *fen, const jetan_ref_params *p,
                     const char *move, char *out, size_t outsz);
 
-/* What a move ended, by RULES.md section 2 ("End of the game"). */
+/* What a move ended, by docs/rules.md#jetan-end-of-the-game. */
 typedef struct {
     int over;           /* 1 if the game ended with this move */
     char winner;        /* 'b' Black, 'o' Orange, 'd' a draw; 0 if not over */
-    const char *reason; /* RULES.md's name: "princess_captured" (the
-                           capturer wins), "chief_captured" (a Chief took
-                           the enemy Chief: it wins), "chief_captured_by_other"
+    const char *reason; /* as named in docs/rules.md#conventions:
+                           "princess_captured" (the capturer wins),
+                           "chief_captured" (a Chief took the enemy Chief:
+                           it wins), "chief_captured_by_other"
                            (any other piece took a Chief: draw), "no_moves"
                            (the side now to move has no move at all: draw);
                            "" if not over */

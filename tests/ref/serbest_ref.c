@@ -542,7 +542,7 @@ static int khan_side(const pos_t *ps)
     return side;
 }
 
-/* Fills *r with what RULES.md section 1 ("End of the game") says of ps,
+/* Fills *r with what docs/rules.md#serbest-end-of-the-game says of ps,
  * given the number of legal moves n of the side to move. */
 static void judge(const pos_t *ps, const serbest_ref_params *p, int n,
                   serbest_ref_result *r)

@@ -2,13 +2,14 @@
  * serbest_ref.h -- naive REFERENCE legal move generator for Serbest
  * (KhanChess: 10x10 chess with drops), for differential testing only.
  *
- * Written from /work/shared/RULES.md ("Conventions", "Notation", section 1)
- * alone; it shares no code with the engine.  It is deliberately slow and
+ * Written from the rules (docs/rules.md#conventions, docs/rules.md#notation
+ * and docs/rules.md#serbest) alone; it shares no code with the engine.  It
+ * is deliberately slow and
  * literal: every pseudo-legal move and drop is generated, made on a copy of
  * the board, and kept only if the mover's own king (when on the board) is not
  * attacked afterwards; attacks are found by scanning every enemy piece.
  *
- * Position text (RULES.md, Notation):
+ * Position text (docs/rules.md#notation-serbest):
  *   board: ranks 10 down to 1 separated by '/'; a run of digits is ONE number
  *          of empty squares (1..10, no leading zero, so "10" is a whole
  *          empty rank); pieces
@@ -22,13 +23,13 @@
  *   Also rejected: a side with more than one king in total (board + hand).
  *   Piece counts are otherwise not checked.
  *
- * Move text (RULES.md, Notation):
+ * Move text (docs/rules.md#notation):
  *   board move: from-square then to-square, lowercase: "e2e4", "a10a9";
  *   drop: UPPERCASE piece letter, '@', square, for both colours: "N@e5",
  *   "K@e1".  serbest_ref_apply also accepts a lowercase drop letter and
  *   uppercase file letters on input.
  *
- * Rules implemented (RULES.md section 1):
+ * Rules implemented (docs/rules.md#serbest):
  *   - K Q R B N move as in FIDE chess on 10x10; no castling, no en passant,
  *     no promotion.
  *   - P and S: non-capturing moves of 1 or 2 squares straight forward,
@@ -67,12 +68,12 @@ typedef struct {
                                  2 = win (the stalemated side wins) */
 } serbest_ref_params;
 
-/* The result of a position, by RULES.md section 1 ("End of the game"). */
+/* The result of a position, by docs/rules.md#serbest-end-of-the-game. */
 typedef struct {
     int over;            /* 1 if the game is over */
     char winner;         /* 'w', 'b', 'd' (draw); 0 if not over */
-    const char *reason;  /* RULES.md's name: "khan", "checkmate",
-                            "stalemate"; "" if not over */
+    const char *reason;  /* as named in docs/rules.md#conventions:
+                            "khan", "checkmate", "stalemate"; "" if not over */
 } serbest_ref_result;
 
 /* Parses `fen` (format above) and writes every legal move/drop of the side to

@@ -1,7 +1,8 @@
 /*
- * tafl_ref.c -- naive reference implementation of Hnefatafl 9x9 (RULES.md
- * section 3). See tafl_ref.h for the contracts. Clarity over speed: every
- * rule is checked square by square, on a 9x9 char array.
+ * tafl_ref.c -- naive reference implementation of Hnefatafl 9x9, written
+ * from the rules (docs/rules.md#hnefatafl-9x9-tafl). See tafl_ref.h for the
+ * contracts. Clarity over speed: every rule is checked square by square, on
+ * a 9x9 char array.
  */
 #include "tafl_ref.h"
 

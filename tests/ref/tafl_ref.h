@@ -1,9 +1,10 @@
 /*
  * tafl_ref.h -- a deliberately naive REFERENCE implementation of Hnefatafl 9x9
- * (game `tafl`, RULES.md section 3) move generation and move application, used
- * only as the other side of a differential test.  It is written square by
- * square from the rule sentences, on a 9x9 char array; it is slow on purpose
- * and shares nothing with the engine.
+ * (game `tafl`) move generation and move application, used only as the other
+ * side of a differential test.  It is written from the rules
+ * (docs/rules.md#hnefatafl-9x9-tafl), square by square from the rule
+ * sentences, on a 9x9 char array; it is slow on purpose and shares nothing
+ * with the engine.
  *
  * Not covered (history rules): the shuttle/repetition_limit rule, threefold
  * repetition (and so repetition_draw), no_capture_limit and max_plies.  Everything else of section 3
@@ -57,17 +58,19 @@ typedef struct {
                                 back), so this needs no history. */
 } tafl_ref_params;
 
-/* Fills *p with the defaults of RULES.md (all as commented above). */
+/* Fills *p with the defaults of docs/rules.md#tafl-parameters (all as
+ * commented above). */
 void tafl_ref_defaults(tafl_ref_params *p);
 
-/* Parses a position text (RULES.md: 9 ranks from rank 9 down to 1 separated by
- * '/', digits = empty squares, 'a' attacker, 'd' defender, 'k' king (at most
- * one); a space; side to move 'a' or 'd'; further space-separated fields
- * ignored). Writes every legal move ("e3e1"-style text, from-square then
- * to-square, files a..i, ranks 1..9, NUL-terminated) sorted with strcmp into
- * out; returns the number of legal moves, -1 on a bad text (or p == NULL).
- * If that number exceeds max, only the first max moves (in sorted order) are
- * written, and the full count is still returned.
+/* Parses a position text (docs/rules.md#notation-tafl: 9 ranks from rank 9
+ * down to 1 separated by '/', digits = empty squares, 'a' attacker, 'd'
+ * defender, 'k' king (at most one); a space; side to move 'a' or 'd';
+ * further space-separated fields ignored). Writes every legal move
+ * ("e3e1"-style text, from-square then to-square, files a..i, ranks 1..9,
+ * NUL-terminated) sorted with strcmp into out; returns the number of legal
+ * moves, -1 on a bad text (or p == NULL). If that number exceeds max, only
+ * the first max moves (in sorted order) are written, and the full count is
+ * still returned.
  * Generates for the side to move even if the game is over. */
 int tafl_ref_moves(const char *fen, const tafl_ref_params *p, char out[][8], int max);
 

@@ -111,7 +111,7 @@ const struct cli_command cmd_perft = {
     "--divide first prints each legal first move with its own count.\n"
     "DEPTH is at most 5 for tafl and jetan and 3 for serbest (one more ply\n"
     "from the start takes tens of minutes to hours); --force allows up to 20.\n\n"
-    "  --position TEXT  a position in the game's notation (see README)\n"
+    "  --position TEXT  a position in the game's notation (docs/rules.md)\n"
     "  --moves LIST     moves in the game's notation, separated by spaces\n"
     "  --divide         print the count under each first move\n"
     "  --force          allow DEPTH beyond the game's limit (up to 20)\n",

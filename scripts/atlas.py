@@ -268,7 +268,8 @@ def print_tables(rows, delta, alpha):
                 print(f"- {r['label']}: still moving; the next rung would be "
                       f"ab at {nodes_of(r['top']) * 4} nodes (four times the "
                       f"top rung's budget), about {cpu:.1f} CPU-hours for "
-                      f"{s['n']} games (four times its games' mean time).")
+                      f"{s['n']} games (four times its games' mean wall "
+                      "time, an upper bound where the machine was shared).")
         print()
 
 
@@ -343,8 +344,11 @@ def svg(rows, path):
     games = [g for g in ("tafl", "jetan", "serbest")
              if any(r["game"] == g for r in rows)]
     w, h, pad = 300, 260, 50
+    most = max((sum(1 for r in rows if r["game"] == g) for g in games),
+               default=0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * len(games)}"'
-           f' height="{h + 60}" font-family="sans-serif" font-size="11">',
+           f' height="{h + 24 + 12 * most}" font-family="sans-serif"'
+           ' font-size="11">',
            "<title>Seat-0 score against agent strength, per variant, with "
            "95% intervals</title>"]
     dashes = ["", "4,2", "1,2", "6,2,1,2", "8,3", "2,4"]

@@ -180,11 +180,10 @@ int snapshot_check_run(const char *copy, const char *db, const char *sweep,
     if (replace || stat(copy, &sb) != 0)
         return 0;
     long long held = games_in(copy), live = games_in(db);
-    if (is_snapshot_of(copy, sweep, seed, shard_index, shard_count)
-        && held >= 0 && held <= live)
+    int same = is_snapshot_of(copy, sweep, seed, shard_index, shard_count);
+    if (same && held >= 0 && held <= live)
         return 0;
-    if (held > live && live >= 0
-        && is_snapshot_of(copy, sweep, seed, shard_index, shard_count)) {
+    if (same && held > live && live >= 0) {
         snprintf(err, errsz, "--snapshot %s holds %lld games of this sweep "
                  "and %s only %lld, so a copy would lose some: resume from "
                  "it (cp it to %s first), choose another path, or add "

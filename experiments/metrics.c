@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "game.h"
-#include "store_internal.h"
 #include "variant.h"
 
 #define METRICS_BATCH 2000 /* games a transaction */

@@ -91,6 +91,27 @@ void store_close(struct store *st);
 
 sqlite3 *store_db(struct store *st);
 
+/* For a module that keeps a table of its own in the results database
+ * (`metrics`' game_metrics, `tune --save`'s tunings): it writes through
+ * store_db inside a transaction that these three open and end, after
+ * store_lock_writer. */
+
+/* Writes "WHAT: the connection's last error" to err (when err and errsz
+ * are not 0; db may be NULL, which says "?"). Returns -1, so an error path
+ * can `return store_error(...)`. */
+int store_error(sqlite3 *db, char *err, size_t errsz, const char *what);
+
+/* Runs sql (statements without parameters or result rows: a PRAGMA,
+ * BEGIN, COMMIT, a migration step). Returns 0, or -1 with a message that
+ * names sql and the error. */
+int store_exec(struct store *st, const char *sql, char *err, size_t errsz);
+
+/* Ends a write transaction that failed part-way, so the connection can be
+ * used again: a ROLLBACK when one is open, nothing otherwise. The failure
+ * itself is already in err; a ROLLBACK that fails as well is added to it
+ * (when err and errsz are not 0). */
+void store_rollback(struct store *st, char *err, size_t errsz);
+
 /* Takes the writer lock (below), registers the sweep (or finds it by name
  * and seed), its variants, agents and cells, and starts a run row.
  * cell_ids[i] gets the id of s->cells[i]. Returns 0, or -1 with a message:

@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "store.h"
-#include "store_internal.h"
 #include "tune.h"
 
 /* Writes "name=value,..." of the n weights w (names from e) into buf. */

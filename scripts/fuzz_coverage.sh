@@ -32,15 +32,15 @@ moves|rulelab_core.dir/core|serbest.c|parse_square kind_of_letter serbest_move_f
 variant|rulelab_core.dir/core|variant.c|* -variant_get
 agent|rulelab_core.dir/core|variant.c|parse_value trim_copy parse_assignment spec_split spec_parse_args spec_canonical
 agent|rulelab_agents.dir/agents|agent.c|agent_create
-sweep|rulelab_experiments.dir/experiments|sweep.c|* -sweep_load
-sweep|rulelab_experiments.dir/experiments|sweep_read.c|*
-proof|rulelab_agents.dir/agents|proof.c|*
+sweep|rulelab_sweep.dir/experiments/sweep|sweep.c|* -sweep_load
+sweep|rulelab_sweep.dir/experiments/sweep|sweep_read.c|*
+proof|rulelab_solve.dir/agents/solve|proof.c|*
 db|rulelab_cli.dir/experiments/cli|cli.c|cli_open_readonly
 db|rulelab_cli.dir/experiments/cli|cmd_report.c|run_report
 db|rulelab_cli.dir/experiments/cli|cmd_replay.c|replay_moves run_replay
 db|rulelab_cli.dir/experiments/cli|cmd_export.c|csv_field run_export
-db|rulelab_experiments.dir/experiments|store_open.c|store_open store_close store_error
-db|rulelab_experiments.dir/experiments|report.c|*
+db|rulelab_store.dir/experiments/store|store_open.c|store_open store_close store_error
+db|rulelab_analysis.dir/experiments/analysis|report.c|*
 '
 targets=$(echo "$table" | cut -d'|' -f1 | awk 'NF' | uniq)
 printf '%-18s %8s %8s %8s\n' target lines covered percent

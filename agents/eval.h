@@ -71,7 +71,7 @@ int eval_weight_offset(const struct game_eval *e);
 
 /* Writes the e->n_features feature values of st (game not over) into f
  * (room for EVAL_MAX_FEATURES), each from the side to move's view: what
- * eval_score weighs, and what `rulelab tune` (experiments/tune.c) fits
+ * eval_score weighs, and what `rulelab tune` (experiments/analysis/tune.c) fits
  * the weights to. */
 void eval_features(const struct game_eval *e, const void *st, double *f);
 

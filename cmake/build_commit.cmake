@@ -1,6 +1,6 @@
 # build_commit.cmake -- run by the build (cmake -P, with SRC the source
 # tree and OUT the file to write): writes OUT, a C file that defines
-# rulelab_build_commit (experiments/version.h) as `git describe --always
+# rulelab_build_commit (experiments/store/version.h) as `git describe --always
 # --dirty` of SRC ("unknown" outside a git checkout), and rewrites it only
 # when that text changes, so a build recompiles it only after a commit or
 # an edit. The journals of verified certificates record it.

@@ -123,7 +123,7 @@ struct game {
     int (*king_landing_open)(const void *st);
 
     /* For searches' transposition tables (agents/ab_search.c,
-     * agents/solver.c).
+     * agents/solve/solver.c).
      * search_key: a 64-bit key of st, the Zobrist hash mixed with
      * everything else in the state the rules read from here on (side to
      * move, counters, the live repetition stretch, the variant's rules),
@@ -146,7 +146,7 @@ struct game {
      * mirrored or unchanged alike: docs/rules.md says nothing of the files),
      * the mirror image of a move's text and of a position's text, each
      * returning its length or -1 if it does not fit; NULL where they are
-     * not. A split solve (agents/solver.h) writes the part of a
+     * not. A split solve (agents/solve/solver.h) writes the part of a
      * mirror-image root move as the mirror image of its twin's; the
      * checker checks it like any other, so a rule that broke the symmetry
      * would show as a part that does not verify. */

@@ -105,7 +105,7 @@ def strength(spec):
 
 def _sweep_stop_settings(text):
     """The stop rule of a stored sweep file: a dict with stop, sprt_p0,
-    sprt_p1, alpha, beta, ci_width (the defaults of experiments/sweep.c
+    sprt_p1, alpha, beta, ci_width (the defaults of experiments/sweep/sweep.c
     where the file leaves them out), or None if the [sweep] section cannot
     be read."""
     settings = {"stop": "none", "sprt_p0": 0.5, "sprt_p1": 0.55,

@@ -1,6 +1,6 @@
 """rulelab_stats -- the report's statistics, for the notebooks.
 
-The same definitions as `rulelab report` (experiments/stats.h, report.h):
+The same definitions as `rulelab report` (experiments/analysis/stats.h, report.h):
   - seat-0 score = (seat-0 wins + draws / 2) / games, with a 95% Wilson
     interval (no continuity correction);
   - p = exact two-sided binomial test of "seat 0 wins half of the decisive
@@ -123,7 +123,7 @@ def sprt_bounds(alpha, beta):
 
 def sprt(wins, draws, losses, p0, p1, alpha, beta):
     """Wald's SPRT on seat 0's score, H0: score p0 against H1: score p1, a
-    draw half a success and half a failure (as experiments/stats.h):
+    draw half a success and half a failure (as experiments/analysis/stats.h):
     ("accept_h1" | "accept_h0" | "none", llr, lower, upper)."""
     llr = ((wins + draws / 2) * math.log(p1 / p0)
            + (losses + draws / 2) * math.log((1 - p1) / (1 - p0)))
@@ -194,7 +194,7 @@ def settings():
     return delta, alpha
 
 
-# ---- ratings and the skill trace (experiments/ratings.h, report_skill.c) ----
+# ---- ratings and the skill trace (experiments/analysis/ratings.h, report_skill.c) ----
 
 K_ELO = math.log(10.0) / 400.0
 _COEF = ((1.0, 0.0, 1.0, 0.0), (0.5, 0.5, 0.5, 1.0), (0.0, 1.0, 0.0, 0.0))
@@ -221,7 +221,7 @@ def _solve(a, b):
 
 def ratings_fit(rows, n_agents, anchor, anchor_elo=0.0):
     """Davidson's Bradley-Terry model with draws and a first-move term, by
-    maximum likelihood, as `rulelab ratings` fits it (experiments/ratings.h):
+    maximum likelihood, as `rulelab ratings` fits it (experiments/analysis/ratings.h):
     rows are (a0, a1, seat-0 wins, draws, seat-1 wins) with agent indices.
     Returns a dict: status ("ok", "no_games", "infinite",
     "not_converged"), rated (list of bools), elo and se (lists, NaN where
@@ -388,7 +388,7 @@ def difference_verdict(lo, hi, p, delta=0.05, alpha=0.05):
 
 def skill_test(x1, n1, x2, n2, delta=0.05, alpha=0.05):
     """The skill trace's verdict on two rungs (x seat-0 points of n games,
-    top then second), as experiments/report_skill.c: ("converged" | "still
+    top then second), as experiments/analysis/report_skill.c: ("converged" | "still
     moving" | "not enough games", d, tost_lo, tost_hi, p). converged: the
     (1 - 2 alpha) Newcombe interval of d = x1/n1 - x2/n2 lies inside
     [-delta, delta] (TOST); still moving: the pooled two-proportion z test

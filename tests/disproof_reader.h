@@ -1,11 +1,11 @@
 /*
  * disproof_reader.h -- the disproof tests' own reader of the format of
- * agents/disproof.h and their walk of a certificate with the naive
+ * agents/solve/disproof.h and their walk of a certificate with the naive
  * reference move generators of tests/ref (serbest_ref, jetan_ref,
  * tafl_ref) instead of the engine: shared by test_disproof.c (minimax
  * cross-checks, tampering) and test_disproof_committed.c (the committed
  * Kings Landing disproofs). Written from the format's description, not
- * from agents/disproof.c.
+ * from agents/solve/disproof.c.
  */
 #ifndef RULELAB_DISPROOF_READER_H
 #define RULELAB_DISPROOF_READER_H

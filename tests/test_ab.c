@@ -1,6 +1,6 @@
 /*
  * test_ab.c -- the alpha-beta agent (agents/ab.h), checked against the
- * df-pn solver (agents/solver.h), which shares no code with it.
+ * df-pn solver (agents/solve/solver.h), which shares no code with it.
  *
  * Known wins in 1, 3 and 5 plies in every game (test_solver's positions,
  * each with its derivation there and here in a line; the solver confirms

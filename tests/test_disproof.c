@@ -1,7 +1,8 @@
 /*
- * test_disproof.c -- disproof certificates (agents/disproof.h): written by
- * the solver for "no win within N plies", checked by disproof_verify, and
- * checked again here by a reader of the format of its own that walks the
+ * test_disproof.c -- disproof certificates (agents/solve/disproof.h):
+ * written by the solver for "no win within N plies", checked by
+ * disproof_verify, and checked again here by a reader of the format of its
+ * own that walks the
  * certificate with the naive reference move generators of tests/ref
  * (serbest_ref, jetan_ref, tafl_ref) instead of the engine.
  *

@@ -1,6 +1,6 @@
 /*
  * test_mirror.c -- are Serbest and tafl the same games in a mirror? The split solve
- * (experiments/split.h) writes the part of a root move's mirror image by
+ * (experiments/prove/split.h) writes the part of a root move's mirror image by
  * mirroring its twin's certificate, where the game says its rules are
  * mirror symmetric (game.h's mirror_move_text and mirror_position_text).
  * The checker judges such a part like any other, so a false claim would

@@ -1,5 +1,5 @@
 /*
- * test_proof_files.c -- the solver's proof files (agents/proof.h) under
+ * test_proof_files.c -- the solver's proof files (agents/solve/proof.h) under
  * attack: proofs the solver writes for a win in 3 and one in 5 of every
  * game, then tampered with (a defender's reply deleted with its subtree,
  * a reply repeated, a leaf that does not win, an attacker's move changed,

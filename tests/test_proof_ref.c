@@ -4,10 +4,10 @@
  * first player forces a win within 5 plies) checked with the naive
  * reference tests/ref/serbest_ref.c instead of the engine's own move
  * generator, so that a bug shared by the solver, its proof checker
- * (agents/proof.c) and core/serbest.c cannot make the claim pass.
+ * (agents/solve/proof.c) and core/serbest.c cannot make the claim pass.
  *
  * The file is read here by a parser of its own (the format of
- * agents/solver.h: header lines, then "<ply> <move>" lines in preorder,
+ * agents/solve/solver.h: header lines, then "<ply> <move>" lines in preorder,
  * then "end"), independent of proof.c. The strategy tree is walked with
  * texts only: every attacker move must be legal under serbest_ref, every
  * defender node must list exactly the legal moves serbest_ref generates

@@ -1,5 +1,5 @@
 /*
- * test_ratings.c -- the Elo ratings (experiments/ratings.c) against
+ * test_ratings.c -- the Elo ratings (experiments/analysis/ratings.c) against
  *  - closed forms: two agents whose counts the model fits exactly, where
  *    the maximum-likelihood estimates are the empirical odds (derived at
  *    each test), and the one case whose interval has a closed form too;

@@ -1,5 +1,5 @@
 /*
- * test_skill.c -- the skill trace (experiments/report_skill.c):
+ * test_skill.c -- the skill trace (experiments/analysis/report_skill.c):
  *  - the two tests behind the verdict (report_skill_test) against hand
  *    computations: Newcombe's (1 - 2 alpha) interval of the difference
  *    for TOST, and the pooled two-proportion z test, on tables that are

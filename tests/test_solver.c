@@ -1,5 +1,5 @@
 /*
- * test_solver.c -- the depth-bounded df-pn solver (agents/solver.h),
+ * test_solver.c -- the depth-bounded df-pn solver (agents/solve/solver.h),
  * written against its header alone and checked against tests/ref/minimax.c,
  * a plain exhaustive search that shares nothing with it.
  *

@@ -1,6 +1,6 @@
 /*
- * test_split.c -- the split solve (agents/solver.h's solver_split_*,
- * experiments/split.h): one certificate per root move, over threads and
+ * test_split.c -- the split solve (agents/solve/solver.h's solver_split_*,
+ * experiments/prove/split.h): one certificate per root move, over threads and
  * shards, resumed, and joined into one answer.
  *
  *  - The split's answer is the whole search's on known positions (a tafl

@@ -1,5 +1,5 @@
 /*
- * test_tactics.c -- the tactics suite (experiments/tactics.h): the
+ * test_tactics.c -- the tactics suite (experiments/analysis/tactics.h): the
  * classification of hand-built positions whose answers are derived by
  * hand below (from docs/rules.md), the checker's verdict on a right and a
  * wrong move in each, and the committed set: every line of each game's

@@ -1,5 +1,5 @@
 /*
- * test_tune.c -- `rulelab tune`'s parts (experiments/tune.h): the fit
+ * test_tune.c -- `rulelab tune`'s parts (experiments/analysis/tune.h): the fit
  * recovers weights from data simulated with a known logistic model, the
  * log-loss against a hand computation, the L2 pull and the features that
  * carry no information, the held-out split by game, the positions and

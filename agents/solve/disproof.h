@@ -75,7 +75,7 @@
  * on its own it shows only that this move forces no win within N plies.
  * Parts of every legal root move, each once, with the same variant,
  * position and plies, together make the whole disproof; `rulelab verify
- * DIR` checks each and that they cover the root (experiments/split.h).
+ * DIR` checks each and that they cover the root (experiments/prove/split.h).
  *
  * Versions. The records of versions 1 and 2 are read alike; the version
  * says how the writer chose where the game leaves a choice, so that a

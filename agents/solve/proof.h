@@ -1,5 +1,5 @@
 /*
- * proof.h -- checking a proof certificate from scratch (agents/proof.c).
+ * proof.h -- checking a proof certificate from scratch (agents/solve/proof.c).
  *
  * A proof certificate is the whole winning strategy of a proven win: the
  * attacker's move at each of its turns and every legal defender reply,

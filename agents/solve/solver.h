@@ -147,7 +147,7 @@ int solver_write_certificate(const struct variant *v, const void *st,
  * one: a split search answers that question for each root move on its
  * own (with the root's other moves left out), so the moves can be shared
  * out over threads and machines and their certificates joined after
- * (experiments/split.h). A root move that wins gives an ordinary proof
+ * (experiments/prove/split.h). A root move that wins gives an ordinary proof
  * (solver.h's format: the attacker's chosen move is that one); one that
  * does not gives a disproof part: a disproof (disproof.h) whose header
  * names the move and whose root lists that move alone. A split keeps its

@@ -3,7 +3,7 @@
  * judging a move in one with the solver, the set file format, and
  * playing an agent over the set. See tactics.h for the definitions.
  *
- * Every question goes to the solver (agents/solver.h), which only asks
+ * Every question goes to the solver (agents/solve/solver.h), which only asks
  * "does the side to move win within N plies": the side that is not to
  * move is proven winning by asking the question after each of its
  * opponent's replies, one solver call each. That keeps the solver as it

@@ -1,7 +1,7 @@
 /*
  * tactics.h -- the tactics suite: positions with a forced win in exactly
  * 3 or exactly 5 plies, and must-defend positions, each proven by the
- * solver (agents/solver.h); how they are found in stored games; and how
+ * solver (agents/solve/solver.h); how they are found in stored games; and how
  * an agent's move in one of them is judged, again by the solver.
  *
  * Definitions (plies count both sides' moves; "win within N" is the

@@ -385,8 +385,9 @@ static int write_game(const char *dir, const struct plan *pl, int games,
         for (int k = TACTIC_WIN3; k <= TACTIC_WIN5; k++)
             for (int i = 0; i < sel->n[k]; i++)
                 kept += certs[k][i] != NULL;
-        fprintf(f, "# rulelab tactics set: %s (format: experiments/tactics.c;"
-                " definitions: experiments/tactics.h)\n"
+        fprintf(f, "# rulelab tactics set: %s (format:"
+                " experiments/analysis/tactics.c; definitions:"
+                " experiments/analysis/tactics.h)\n"
                 "# made by `rulelab tactics generate` from the %d games of "
                 "experiments/sweeps/tactics_source.ini:\n"
                 "# the last %d plies of each won game (win5: %d), %d distinct "

@@ -2,7 +2,7 @@
  * cmd_claim.c -- `rulelab claim`: test a forced-win claim on positions
  * from stored games. The work (choosing the positions, solving them on
  * threads, verifying and storing each answer) is claim_run's
- * (experiments/claim.h); this file reads the options and prints the
+ * (experiments/prove/claim.h); this file reads the options and prints the
  * summary, and after an interruption the command that resumes.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * cmd_metrics.c -- `rulelab metrics DB`: replays the stored games whose
  * game_metrics row is missing or stale and caches their positions and
- * legal move counts (experiments/metrics.h), for the branching factor
+ * legal move counts (experiments/analysis/metrics.h), for the branching factor
  * `rulelab report --metrics` shows.
  */
 #include <errno.h>

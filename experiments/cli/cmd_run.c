@@ -473,6 +473,6 @@ const struct cli_command cmd_run = {
     "               shard (a rerun refreshing it)\n"
     "  --snapshot-replace\n"
     "               replace an existing COPY whatever it holds\n\n"
-    "The sweep file format is in docs/sweeps.md and experiments/sweep.h;\n"
-    "ready sweeps are in experiments/sweeps/.\n",
+    "The sweep file format is in docs/sweeps.md and\n"
+    "experiments/sweep/sweep.h; ready sweeps are in experiments/sweeps/.\n",
     run_run};

@@ -1,7 +1,7 @@
 /*
  * cmd_slurm.c -- `rulelab slurm SWEEP --tasks N`: writes the sbatch
  * scripts of a job array that plays the sweep's N shards and of the merge
- * job (experiments/slurm.c writes their text), then prints the sbatch
+ * job (experiments/cluster/slurm.c writes their text), then prints the sbatch
  * commands or, with --submit, submits them and prints the job ids.
  */
 #define _XOPEN_SOURCE 700 /* realpath */

@@ -1,10 +1,11 @@
 /*
  * cmd_solve.c -- `rulelab solve`: can the side to move force a win within
- * N plies? It asks the df-pn solver (agents/solver.h) and prints the
+ * N plies? It asks the df-pn solver (agents/solve/solver.h) and prints the
  * answer with a winning line.
  *
  * A win, and a "no win", are reported as proven only after their
- * certificate (a proof, agents/proof.h, or a disproof, agents/disproof.h)
+ * certificate (a proof, agents/solve/proof.h, or a disproof,
+ * agents/solve/disproof.h)
  * has been written and verified by the independent checker `rulelab
  * verify` runs.
  */

@@ -2,7 +2,7 @@
  * cmd_tactics.c -- `rulelab tactics`: the share of the tactics suite an
  * agent solves, each answer checked with the solver; `tactics generate`
  * makes the set from a sweep's games; `tactics verify` re-checks the
- * stored set. The work is experiments/tactics.h's; this file reads the
+ * stored set. The work is experiments/analysis/tactics.h's; this file reads the
  * options, splits the agent list, and prints the table or JSON.
  */
 #include <stdio.h>
@@ -378,7 +378,7 @@ const struct cli_command cmd_tactics = {
     "side to move wins in exactly 3 plies (win3: a win within 3, none\n"
     "within 1), in exactly 5 (win5), and must-defend positions (defend: at\n"
     "most a quarter of the legal moves avoid a loss within 3 plies after\n"
-    "them, at least one does). Definitions: experiments/tactics.h.\n\n"
+    "them, at least one does). Definitions: experiments/analysis/tactics.h.\n\n"
     "For each agent spec (its budget is part of the spec) and each position,\n"
     "the agent, made afresh with seed S + position index, chooses a move,\n"
     "and the solver judges it: in a win-in-k position it is solved if the\n"
@@ -413,8 +413,9 @@ const struct cli_command cmd_tactics = {
     "check above. generate rebuilds the set from the games of sweep NAME\n"
     "(default tactics_source: run experiments/sweeps/tactics_source.ini\n"
     "first) in DB into DIR (--out, default experiments/tactics) by the fixed\n"
-    "procedure of experiments/tactics_gen.c; --cap K changes the per-kind\n"
-    "cap (the committed set uses each game's own) and --games the games.\n"
+    "procedure of experiments/analysis/tactics_gen.c; --cap K changes the\n"
+    "per-kind cap (the committed set uses each game's own) and --games the\n"
+    "games.\n"
     "Exit status: 0, 1 on a failure (a missing or bad set file, a check\n"
     "that failed, verify finding a bad line), 2 on a usage error.\n",
     run_tactics};

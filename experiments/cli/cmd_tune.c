@@ -1,9 +1,10 @@
 /*
  * cmd_tune.c -- `rulelab tune`: fits one game's evaluation weights to the
- * stored results of its games, per variant (experiments/tune.h says how;
- * the help below says it to the user), and prints them with the log-loss
- * of hand-set and fitted weights and the fitted agent spec. Like `report`
- * it opens the database read-only, so it is safe while a sweep writes it.
+ * stored results of its games, per variant (experiments/analysis/tune.h
+ * says how; the help below says it to the user), and prints them with the
+ * log-loss of hand-set and fitted weights and the fitted agent spec. Like
+ * `report` it opens the database read-only, so it is safe while a sweep
+ * writes it.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * cmd_verify.c -- `rulelab verify`: re-check a certificate from scratch
- * with the independent checkers (proof_verify, agents/proof.h, for a win;
- * disproof_verify, agents/disproof.h, for no win), which use nothing but
+ * with the independent checkers (proof_verify, agents/solve/proof.h, for a win;
+ * disproof_verify, agents/solve/disproof.h, for no win), which use nothing but
  * the game's own move generator and rules. The first line says which.
  */
 #include <omp.h>

@@ -1,6 +1,7 @@
 /*
  * fuzz_disproof.c -- libFuzzer target: disproof files (disproof_verify in
- * agents/disproof.c reads the header and the binary DAG and re-checks it).
+ * agents/solve/disproof.c reads the header and the binary DAG and re-checks
+ * it).
  *
  * Property: a rejected disproof comes with an error, and an accepted one
  * read its whole data (the node count it reports is the header's).

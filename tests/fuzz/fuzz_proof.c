@@ -1,6 +1,7 @@
 /*
  * fuzz_proof.c -- libFuzzer target: proof files (proof_verify in
- * agents/proof.c reads the header and the strategy tree and re-checks it).
+ * agents/solve/proof.c reads the header and the strategy tree and re-checks
+ * it).
  *
  * Property: a rejected proof comes with an error.
  */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "report.h"
 #include "sweep.h"
 
 #define Z95 1.959963984540054
@@ -401,7 +402,7 @@ static const char *games_origin(const struct ratings *r,
 }
 
 /* Sets t up with n_columns headers and n_rows empty rows; 0 or -1. */
-static int table_init(struct report_table *t, const char *const *headers,
+static int table_init(struct table *t, const char *const *headers,
                       int n_columns, int n_rows)
 {
     memset(t, 0, sizeof *t);
@@ -491,14 +492,14 @@ static void print_text_variant(const struct ratings *r,
     }
     static const char *const headers[] = {"rank", "agent", "spec", "games",
                                           "score", "elo", "ci95", "los_next"};
-    struct report_table t;
+    struct table t;
     if (table_init(&t, headers, 8, v->n_agents))
         return;
     for (int k = 0; k < v->n_agents; k++)
         fill_agent(v, k, 0, t.cells[k]);
     if (f == REPORT_MARKDOWN)
         fputc('\n', out);
-    report_table_print(&t, f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -508,7 +509,7 @@ static void print_csv(const struct ratings *r, FILE *out)
         "variant", "games", "sweeps", "pooled", "anchor", "anchor_spec",
         "anchor_elo", "status", "message", "first_move_elo", "first_move_lo",
         "first_move_hi", "draw_nu", "draw_nu_lo", "draw_nu_hi"};
-    struct report_table t;
+    struct table t;
     if (table_init(&t, vheaders, 15, r->n_variants))
         return;
     int rows = 0;
@@ -538,19 +539,19 @@ static void print_csv(const struct ratings *r, FILE *out)
                 snprintf(cell[9 + k], VARIANT_TEXT_MAX, "0");
     }
     fprintf(out, "# variants\n");
-    report_table_print(&t, REPORT_CSV, out);
+    table_print(&t, REPORT_CSV, out);
     free(t.cells);
     static const char *const aheaders[] = {
         "variant", "rank", "agent", "spec", "games", "score", "elo", "elo_lo",
         "elo_hi", "los_next"};
-    struct report_table u;
+    struct table u;
     if (table_init(&u, aheaders, 10, rows))
         return;
     for (int i = 0, row = 0; i < r->n_variants; i++)
         for (int k = 0; k < r->variants[i].n_agents; k++)
             fill_agent(&r->variants[i], k, 1, u.cells[row++]);
     fprintf(out, "\n# ratings\n");
-    report_table_print(&u, REPORT_CSV, out);
+    table_print(&u, REPORT_CSV, out);
     free(u.cells);
 }
 
@@ -559,31 +560,31 @@ static void print_json_variant(const struct ratings_variant *v, FILE *out)
     const struct ratings_fit *fit = &v->fit;
     int ok = fit->status == RATINGS_OK;
     fprintf(out, "{\"variant\": ");
-    report_json_string(out, v->variant);
+    json_string(out, v->variant);
     fprintf(out, ", \"short_variant\": ");
-    report_json_string(out, v->short_variant);
+    json_string(out, v->short_variant);
     fprintf(out, ", \"games\": %ld, \"sweeps\": ", v->games);
-    report_json_string(out, v->sweeps);
+    json_string(out, v->sweeps);
     fprintf(out, ", \"pooled\": %s, \"anchor\": {\"agent\": ",
             v->n_sweeps > 1 ? "true" : "false");
-    report_json_string(out, v->agents[v->anchor].name);
+    json_string(out, v->agents[v->anchor].name);
     fprintf(out, ", \"spec\": ");
-    report_json_string(out, v->agents[v->anchor].spec);
+    json_string(out, v->agents[v->anchor].spec);
     fprintf(out, ", \"elo\": %g, \"how\": ", v->anchor_elo);
-    report_json_string(out, v->anchor_note);
+    json_string(out, v->anchor_note);
     fprintf(out, "},\n     \"status\": \"%s\", \"message\": ",
             status_names[fit->status]);
-    report_json_string(out, fit->message);
+    json_string(out, fit->message);
     fprintf(out, ", \"first_move_elo\": ");
-    report_json_number(out, "%.4f", ok ? fit->adv : NAN);
+    json_number(out, "%.4f", ok ? fit->adv : NAN);
     fprintf(out, ", \"first_move_ci95\": ");
-    report_json_interval(out, "%.4f", ok, fit->adv - Z95 * fit->adv_se,
-                         fit->adv + Z95 * fit->adv_se);
+    json_interval(out, "%.4f", ok, fit->adv - Z95 * fit->adv_se,
+                  fit->adv + Z95 * fit->adv_se);
     fprintf(out, ", \"draw_nu\": ");
-    report_json_number(out, "%.6f", ok ? fit->nu : NAN);
+    json_number(out, "%.6f", ok ? fit->nu : NAN);
     fprintf(out, ", \"draw_nu_ci95\": ");
-    report_json_interval(out, "%.4f", ok && fit->has_draws, fit->nu_lo,
-                         fit->nu_hi);
+    json_interval(out, "%.4f", ok && fit->has_draws, fit->nu_lo,
+                  fit->nu_hi);
     fprintf(out, ",\n     \"agents\": [");
     for (int k = 0; k < v->n_agents; k++) {
         int i = v->order[k], next = k + 1 < v->n_agents ? v->order[k + 1] : -1;
@@ -591,22 +592,22 @@ static void print_json_variant(const struct ratings_variant *v, FILE *out)
         int rated = ok && fit->rated[i];
         fprintf(out, "%s\n      {\"rank\": %d, \"agent\": ", k ? "," : "",
                 k + 1);
-        report_json_string(out, a->name);
+        json_string(out, a->name);
         fprintf(out, ", \"spec\": ");
-        report_json_string(out, a->spec);
+        json_string(out, a->spec);
         fprintf(out, ", \"games\": %ld, \"score\": ", a->games);
-        report_json_number(out, "%.6f",
+        json_number(out, "%.6f",
                     a->games ? a->points / (double)a->games : NAN);
         fprintf(out, ", \"rated\": %s, \"elo\": ",
                 fit->rated[i] ? "true" : "false");
-        report_json_number(out, "%.4f", rated ? fit->elo[i] : NAN);
+        json_number(out, "%.4f", rated ? fit->elo[i] : NAN);
         fprintf(out, ", \"se\": ");
-        report_json_number(out, "%.4f", rated ? fit->se[i] : NAN);
+        json_number(out, "%.4f", rated ? fit->se[i] : NAN);
         fprintf(out, ", \"ci95\": ");
-        report_json_interval(out, "%.4f", rated, fit->elo[i] - Z95 * fit->se[i],
-                             fit->elo[i] + Z95 * fit->se[i]);
+        json_interval(out, "%.4f", rated, fit->elo[i] - Z95 * fit->se[i],
+                      fit->elo[i] + Z95 * fit->se[i]);
         fprintf(out, ", \"los_next\": ");
-        report_json_number(out, "%.6f", rated && next >= 0 && fit->rated[next]
+        json_number(out, "%.6f", rated && next >= 0 && fit->rated[next]
                                      ? ratings_los(fit, i, next) : NAN);
         fputc('}', out);
     }
@@ -617,10 +618,10 @@ void ratings_print(const struct ratings *r, enum report_format f, FILE *out)
 {
     if (f == REPORT_JSON) {
         fprintf(out, "{\n  \"model\": ");
-        report_json_string(out, model_text);
+        json_string(out, model_text);
         fprintf(out, ",\n  \"sweep\": ");
         if (r->one_sweep)
-            report_json_string(out, r->sweep);
+            json_string(out, r->sweep);
         else
             fputs("null", out);
         fprintf(out, ",\n  \"variants\": [");

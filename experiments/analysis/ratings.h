@@ -55,7 +55,7 @@
 #include <sqlite3.h>
 
 #include "game.h"
-#include "report.h"
+#include "table.h"
 
 /* The counts of one (seat-0 agent, seat-1 agent) pairing: the agents are
  * indices into the fit's agents; a0 == a1 is self-play (it informs the

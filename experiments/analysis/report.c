@@ -511,7 +511,7 @@ static void print_rows(const char *title, const struct report_row *rows, int n,
         "variant", "seat0", "seat1", "games", "distinct", "s0_wins", "s1_wins",
         "draws_rules", "draws_cap", "mean_plies", "median_plies", "s0_score",
         "s0_ci95", "p", "p_holm", "stop", "reasons"};
-    struct report_table t = {0};
+    struct table t = {0};
     for (int c = 0; c < 17; c++)
         if (with_agents || (c != 1 && c != 2))
             t.header[t.n_columns++] = headers[c];
@@ -527,7 +527,7 @@ static void print_rows(const char *title, const struct report_row *rows, int n,
         fprintf(out, "\n%s\n", title);
     else
         fprintf(out, "%s# %s\n", title[0] == 'c' ? "" : "\n", title);
-    report_table_print(&t, f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -568,15 +568,15 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
     for (int i = 0; i < n; i++) {
         const struct report_row *r = &rows[i];
         fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-        report_json_string(out, r->variant);
+        json_string(out, r->variant);
         fprintf(out, ", \"short_variant\": ");
-        report_json_string(out, r->short_variant);
+        json_string(out, r->short_variant);
         if (with_agents)
             for (int k = 0; k < 2; k++) {
                 fprintf(out, ", \"seat%d\": ", k);
-                report_json_string(out, r->agent[k]);
+                json_string(out, r->agent[k]);
                 fprintf(out, ", \"seat%d_spec\": ", k);
-                report_json_string(out, r->spec[k]);
+                json_string(out, r->spec[k]);
             }
         fprintf(out, ", \"games\": %ld, \"s0_wins\": %ld, \"s1_wins\": %ld, "
                 "\"draws_rules\": %ld, \"draws_cap\": %ld, \"mean_plies\": %.3f,"
@@ -592,11 +592,11 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
         if (with_agents)
             json_stop(out, r);
         fprintf(out, "\"reasons\": ");
-        report_json_string(out, r->reasons);
+        json_string(out, r->reasons);
         fprintf(out, ", \"distinct_games\": %ld", r->distinct_games);
         if (with_agents) {
             fprintf(out, ", \"openings\": ");
-            report_json_string(out, r->openings);
+            json_string(out, r->openings);
         }
         fputc('}', out);
     }
@@ -609,7 +609,7 @@ static void print_claims(const struct report *r, enum report_format f,
     static const char *const headers[] = {
         "variant", "question", "plies", "node_budget", "positions",
         "proven_win", "proven_not", "unknown", "win_share", "win_ci95"};
-    struct report_table t = {10, r->n_claims, {0}, NULL};
+    struct table t = {10, r->n_claims, {0}, NULL};
     memcpy(t.header, headers, sizeof headers);
     t.cells = calloc((size_t)(r->n_claims ? r->n_claims : 1), sizeof *t.cells);
     if (!t.cells)
@@ -637,7 +637,7 @@ static void print_claims(const struct report *r, enum report_format f,
         fprintf(out, "\n%s\n", title);
     else
         fprintf(out, "\n# claims\n");
-    report_table_print(&t, f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -658,9 +658,9 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
         for (int i = 0; i < r->n_claims; i++) {
             const struct claim_row *c = &r->claims[i];
             fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-            report_json_string(out, c->variant);
+            json_string(out, c->variant);
             fprintf(out, ", \"question\": ");
-            report_json_string(out, c->question);
+            json_string(out, c->question);
             fprintf(out, ", \"plies\": %d, \"node_budget\": %ld, "
                     "\"positions\": %ld, \"proven_win\": %ld, "
                     "\"proven_not\": %ld, \"unknown\": %ld, \"win_share\": "

@@ -64,6 +64,7 @@
 
 #include "game.h"
 #include "openings.h"
+#include "table.h"
 
 /* How a cell's number of games was decided. */
 struct report_stop {
@@ -285,8 +286,6 @@ struct report_metrics {
 
 void report_metrics(const struct report_row *cell, struct report_metrics *m);
 
-enum report_format { REPORT_TABLE, REPORT_CSV, REPORT_JSON, REPORT_MARKDOWN };
-
 /* Builds the report of every game in db (or of one sweep's, if sweep is
  * not NULL). Returns 0, or -1 with a message. */
 int report_build(sqlite3 *db, const char *sweep, struct report *r, char *err,
@@ -321,34 +320,6 @@ void report_compared_params(const struct report *r, char *out, size_t n);
 void report_stop_text(const struct report_row *r, char *out, size_t n);
 
 void report_print(const struct report *r, enum report_format f, FILE *out);
-
-/* A table of text cells, printed aligned (table), as CSV (quoted where
- * needed) or as Markdown; what the report and the ratings print through. */
-#define REPORT_MAX_COLUMNS 17
-
-struct report_table {
-    int n_columns, n_rows;
-    const char *header[REPORT_MAX_COLUMNS];
-    char (*cells)[REPORT_MAX_COLUMNS][VARIANT_TEXT_MAX]; /* n_rows rows */
-};
-
-/* Prints t's header and rows in format f (not REPORT_JSON). */
-void report_table_print(const struct report_table *t, enum report_format f,
-                        FILE *out);
-
-/* Writes text as a JSON string (RFC 8259): quotes, backslashes and control
- * characters escaped, each ill-formed UTF-8 subsequence as U+FFFD, so the
- * output is valid JSON in UTF-8 whatever bytes text holds. */
-void report_json_string(FILE *out, const char *text);
-
-/* Writes x as a JSON number in the printf format (a double conversion,
- * e.g. "%.6f"), or null when x is not finite (JSON has no NaN or
- * infinity). */
-void report_json_number(FILE *out, const char *format, double x);
-
-/* Writes [lo, hi] (each as report_json_number), or null when valid is 0. */
-void report_json_interval(FILE *out, const char *format, int valid,
-                          double lo, double hi);
 
 /* The variant with only the keys that differ from the defaults:
  * "tafl(first=defenders)", or "tafl" for all defaults. */

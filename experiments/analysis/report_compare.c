@@ -254,8 +254,8 @@ void report_print_compared(const struct report *r, enum report_format f,
         "sweep", "seat0", "seat1", "variant", "change", "games", "s0_score",
         "s0_diff", "s0_diff_ci95", "p", "draw_rate", "draw_diff",
         "draw_diff_ci95", "draw_p"};
-    struct report_table t;
-    if (report_table_new(&t, headers, 14, r->n_compares))
+    struct table t;
+    if (table_new(&t, headers, 14, r->n_compares))
         return;
     for (int i = 0; i < r->n_compares; i++) {
         const struct compare_row *c = &r->compares[i];
@@ -276,10 +276,10 @@ void report_print_compared(const struct report *r, enum report_format f,
         interval_text(row[12], c->fixed_sample, c->draw_lo, c->draw_hi);
         p_text(row[13], c->fixed_sample, c->draw_p);
     }
-    report_section_title("variants compared: one parameter changed, same sweep and "
+    table_section_title("variants compared: one parameter changed, same sweep and "
                   "agents (later value minus earlier; 95% Newcombe interval; "
                   "p = two-proportion z test)", "compared", f, out);
-    report_table_print(&t, f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -310,8 +310,8 @@ void report_print_trends(const struct report *r, enum report_format f,
         "sweep", "seat0", "seat1", "variant", "param", "values", "games",
         "s0_scores", "s0_slope", "s0_trend_p", "draw_rates", "draw_slope",
         "draw_trend_p"};
-    struct report_table t;
-    if (report_table_new(&t, headers, 13, r->n_trends))
+    struct table t;
+    if (table_new(&t, headers, 13, r->n_trends))
         return;
     for (int i = 0; i < r->n_trends; i++) {
         const struct trend_row *c = &r->trends[i];
@@ -328,10 +328,10 @@ void report_print_trends(const struct report *r, enum report_format f,
         snprintf(row[11], VARIANT_TEXT_MAX, "%+.4f", c->draw_slope);
         p_text(row[12], c->fixed_sample, c->draw_p);
     }
-    report_section_title("variants compared: trend across 3 or more values of a "
+    table_section_title("variants compared: trend across 3 or more values of a "
                   "parameter (slope per unit; p = Cochran-Armitage trend "
                   "test)", "trends", f, out);
-    report_table_print(&t, f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -342,47 +342,47 @@ void report_json_compared(const struct report *r, FILE *out)
         const struct compare_row *c = &r->compares[i];
         int ok = c->fixed_sample;
         fprintf(out, "%s\n    {\"sweep\": ", i ? "," : "");
-        report_json_string(out, c->sweep);
+        json_string(out, c->sweep);
         for (int k = 0; k < 2; k++) {
             fprintf(out, ", \"seat%d\": ", k);
-            report_json_string(out, c->agent[k]);
+            json_string(out, c->agent[k]);
         }
         for (int k = 0; k < 2; k++) {
             fprintf(out, ", \"variant%d\": ", k);
-            report_json_string(out, c->variant[k]);
+            json_string(out, c->variant[k]);
         }
         fprintf(out, ", \"param\": ");
-        report_json_string(out, c->param);
+        json_string(out, c->param);
         for (int k = 0; k < 2; k++) {
             fprintf(out, ", \"value%d\": ", k);
-            report_json_string(out, c->value[k]);
+            json_string(out, c->value[k]);
         }
         fprintf(out, ", \"games\": [%ld, %ld], \"s0_score\": [%.6f, %.6f], "
                 "\"s0_diff\": %.6f, \"s0_diff_ci95\": ", c->games[0],
                 c->games[1], c->score[0], c->score[1], c->score_diff);
-        report_json_interval(out, "%.6f", ok, c->score_lo, c->score_hi);
+        json_interval(out, "%.6f", ok, c->score_lo, c->score_hi);
         fprintf(out, ", \"p\": ");
-        report_json_number(out, "%.6g", ok ? c->score_p : NAN);
+        json_number(out, "%.6g", ok ? c->score_p : NAN);
         fprintf(out, ", \"draw_rate\": [%.6f, %.6f], \"draw_diff\": %.6f, "
                 "\"draw_diff_ci95\": ", c->draw[0], c->draw[1], c->draw_diff);
-        report_json_interval(out, "%.6f", ok, c->draw_lo, c->draw_hi);
+        json_interval(out, "%.6f", ok, c->draw_lo, c->draw_hi);
         fprintf(out, ", \"draw_p\": ");
-        report_json_number(out, "%.6g", ok ? c->draw_p : NAN);
+        json_number(out, "%.6g", ok ? c->draw_p : NAN);
         fprintf(out, ", \"fixed_sample\": %s}", ok ? "true" : "false");
     }
     fprintf(out, "\n  ],\n  \"trends\": [");
     for (int i = 0; i < r->n_trends; i++) {
         const struct trend_row *c = &r->trends[i];
         fprintf(out, "%s\n    {\"sweep\": ", i ? "," : "");
-        report_json_string(out, c->sweep);
+        json_string(out, c->sweep);
         for (int k = 0; k < 2; k++) {
             fprintf(out, ", \"seat%d\": ", k);
-            report_json_string(out, c->agent[k]);
+            json_string(out, c->agent[k]);
         }
         fprintf(out, ", \"variant\": ");
-        report_json_string(out, c->short_variant);
+        json_string(out, c->short_variant);
         fprintf(out, ", \"param\": ");
-        report_json_string(out, c->param);
+        json_string(out, c->param);
         fprintf(out, ", \"values\": [");
         for (int k = 0; k < c->k; k++)
             fprintf(out, "%s%d", k ? ", " : "", c->value[k]);
@@ -394,13 +394,13 @@ void report_json_compared(const struct report *r, FILE *out)
             fprintf(out, "%s%.6f", k ? ", " : "", c->score[k]);
         fprintf(out, "], \"s0_slope\": %.6g, \"s0_trend_p\": ",
                 c->score_slope);
-        report_json_number(out, "%.6g", c->fixed_sample ? c->score_p : NAN);
+        json_number(out, "%.6g", c->fixed_sample ? c->score_p : NAN);
         fprintf(out, ", \"draw_rate\": [");
         for (int k = 0; k < c->k; k++)
             fprintf(out, "%s%.6f", k ? ", " : "", c->draw[k]);
         fprintf(out, "], \"draw_slope\": %.6g, \"draw_trend_p\": ",
                 c->draw_slope);
-        report_json_number(out, "%.6g", c->fixed_sample ? c->draw_p : NAN);
+        json_number(out, "%.6g", c->fixed_sample ? c->draw_p : NAN);
         fprintf(out, ", \"fixed_sample\": %s}",
                 c->fixed_sample ? "true" : "false");
     }

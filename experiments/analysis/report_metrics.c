@@ -187,8 +187,8 @@ void report_print_metrics(const struct report *r, enum report_format f,
         "draws_rules", "draws_rules_ci95", "draws_cap", "draws_cap_ci95",
         "mean_plies", "mean_plies_ci95", "median_plies", "branching",
         "lead_changes", "lead_settled"};
-    struct report_table t;
-    if (report_table_new(&t, headers, 16, r->n_cells))
+    struct table t;
+    if (table_new(&t, headers, 16, r->n_cells))
         return;
     for (int i = 0; i < r->n_cells; i++) {
         const struct report_row *c = &r->cells[i];
@@ -213,11 +213,11 @@ void report_print_metrics(const struct report *r, enum report_format f,
         else
             snprintf(row[11], VARIANT_TEXT_MAX, "n/a");
         snprintf(row[12], VARIANT_TEXT_MAX, "%.1f", m.median_plies);
-        report_number_text(row[13], "%.2f", c->branching);
-        report_number_text(row[14], "%.2f", c->lead_changes);
-        report_number_text(row[15], "%.2f", c->lead_settled);
+        table_number_text(row[13], "%.2f", c->branching);
+        table_number_text(row[14], "%.2f", c->lead_changes);
+        table_number_text(row[15], "%.2f", c->lead_settled);
     }
-    report_section_title("game metrics per cell: decisive (won by either seat), "
+    table_section_title("game metrics per cell: decisive (won by either seat), "
                   "drawn by the rules, drawn by the ply cap (shares of games, "
                   "95% Wilson), length in plies (mean with 95% interval, "
                   "median); branching: legal moves per position (games cached "
@@ -225,7 +225,7 @@ void report_print_metrics(const struct report *r, enum report_format f,
                   "(share of a decisive game before its winner led for good), "
                   "from the agents' move values (sweeps with record = search); "
                   "n/a: no such games", "metrics", f, out);
-    report_table_print(&t, f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -238,23 +238,23 @@ void report_json_metrics(const struct report *r, FILE *out)
         report_metrics(c, &m);
         int ok = c->fixed_sample;
         fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-        report_json_string(out, c->variant);
+        json_string(out, c->variant);
         for (int k = 0; k < 2; k++) {
             fprintf(out, ", \"seat%d\": ", k);
-            report_json_string(out, c->agent[k]);
+            json_string(out, c->agent[k]);
         }
         fprintf(out, ", \"games\": %ld, \"decisive\": %.6f, "
                 "\"decisive_ci95\": ", c->games, m.decisive);
-        report_json_interval(out, "%.6f", ok, m.decisive_lo, m.decisive_hi);
+        json_interval(out, "%.6f", ok, m.decisive_lo, m.decisive_hi);
         fprintf(out, ", \"draws_rules\": %.6f, \"draws_rules_ci95\": ",
                 m.rule_draws);
-        report_json_interval(out, "%.6f", ok, m.rule_draws_lo, m.rule_draws_hi);
+        json_interval(out, "%.6f", ok, m.rule_draws_lo, m.rule_draws_hi);
         fprintf(out, ", \"draws_cap\": %.6f, \"draws_cap_ci95\": ",
                 m.cap_draws);
-        report_json_interval(out, "%.6f", ok, m.cap_draws_lo, m.cap_draws_hi);
+        json_interval(out, "%.6f", ok, m.cap_draws_lo, m.cap_draws_hi);
         fprintf(out, ", \"mean_plies\": %.6f, \"mean_plies_ci95\": ",
                 m.mean_plies);
-        report_json_interval(out, "%.6f", ok, m.mean_lo, m.mean_hi);
+        json_interval(out, "%.6f", ok, m.mean_lo, m.mean_hi);
         fprintf(out, ", \"median_plies\": %.1f", m.median_plies);
         const struct {
             const char *name;
@@ -265,7 +265,7 @@ void report_json_metrics(const struct report *r, FILE *out)
                     {"lead_settled", c->lead_settled, c->settled_games}};
         for (int k = 0; k < 3; k++) {
             fprintf(out, ", \"%s\": ", play[k].name);
-            report_json_number(out, "%.6f", play[k].x);
+            json_number(out, "%.6f", play[k].x);
             fprintf(out, ", \"%s_games\": %ld", play[k].name, play[k].games);
         }
         fprintf(out, ", \"fixed_sample\": %s}", ok ? "true" : "false");

@@ -154,8 +154,8 @@ void report_print_pairs(const struct report *r, enum report_format f,
     static const char *const headers[] = {
         "variant", "agent", "opponent", "games", "score", "ci95", "pairs",
         "pentanomial", "ci95_pairs", "stop"};
-    struct report_table t;
-    if (report_table_new(&t, headers, 10, r->n_pairs))
+    struct table t;
+    if (table_new(&t, headers, 10, r->n_pairs))
         return;
     for (int i = 0; i < r->n_pairs; i++) {
         const struct pair_row *p = &r->pairs[i];
@@ -175,11 +175,11 @@ void report_print_pairs(const struct report *r, enum report_format f,
         snprintf(t.cells[i][9], VARIANT_TEXT_MAX, "%s",
                  p->fixed_sample ? "" : "includes cells stopped early");
     }
-    report_section_title("agent pairs: each agent's score over both seat "
-                         "orders; pentanomial = its game pairs (one opening, "
-                         "seats swapped) scoring 0/0.5/1/1.5/2 points",
-                         "pairs", f, out);
-    report_table_print(&t, f, out);
+    table_section_title("agent pairs: each agent's score over both seat "
+                        "orders; pentanomial = its game pairs (one opening, "
+                        "seats swapped) scoring 0/0.5/1/1.5/2 points",
+                        "pairs", f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -190,21 +190,21 @@ void report_json_pairs(const struct report *r, FILE *out)
     for (int i = 0; i < r->n_pairs; i++) {
         const struct pair_row *p = &r->pairs[i];
         fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-        report_json_string(out, p->variant);
+        json_string(out, p->variant);
         fprintf(out, ", \"agent\": ");
-        report_json_string(out, p->agent[0]);
+        json_string(out, p->agent[0]);
         fprintf(out, ", \"opponent\": ");
-        report_json_string(out, p->agent[1]);
+        json_string(out, p->agent[1]);
         fprintf(out, ", \"games\": %ld, \"score\": %.6f, \"ci95\": ",
                 p->games, p->score);
-        report_json_interval(out, "%.6f", !isnan(p->lo), p->lo, p->hi);
+        json_interval(out, "%.6f", !isnan(p->lo), p->lo, p->hi);
         fprintf(out, ", \"fixed_sample\": %s, \"pairs\": %ld, "
                 "\"pentanomial\": [%ld, %ld, %ld, %ld, %ld], "
                 "\"ci95_pairs\": ", p->fixed_sample ? "true" : "false",
                 p->n_pairs, p->penta[0], p->penta[1], p->penta[2],
                 p->penta[3], p->penta[4]);
-        report_json_interval(out, "%.6f", !isnan(p->pair_lo), p->pair_lo,
-                             p->pair_hi);
+        json_interval(out, "%.6f", !isnan(p->pair_lo), p->pair_lo,
+                      p->pair_hi);
         fprintf(out, "}");
     }
     fprintf(out, "\n  ]");

@@ -350,7 +350,7 @@ static void print_rungs(const struct report *r, enum report_format f,
     int rows = 0, csv = f == REPORT_CSV;
     for (int v = 0; v < r->n_skill; v++)
         rows += r->skill[v].n_rungs;
-    struct report_table t;
+    struct table t;
     /* the spec in CSV only: a canonical spec is long */
     const char *const *h = headers;
     const char *text_headers[10];
@@ -360,7 +360,7 @@ static void print_rungs(const struct report *r, enum report_format f,
                 text_headers[k++] = headers[c];
         h = text_headers;
     }
-    if (report_table_new(&t, h, csv ? 11 : 10, rows))
+    if (table_new(&t, h, csv ? 11 : 10, rows))
         return;
     for (int v = 0, i = 0; v < r->n_skill; v++) {
         const struct skill_variant *sv = &r->skill[v];
@@ -394,12 +394,12 @@ static void print_rungs(const struct report *r, enum report_format f,
                          g->rated ? "anchor" : csv ? "" : "-");
         }
     }
-    report_section_title("skill trace: self-play at each strength rung, "
-                         "seat-0 score and draw rate (95% Wilson) against "
-                         "the rung's Elo (95%; ratings fitted on all games "
-                         "of the variant, cross-play included)",
-                         "skill_trace", f, out);
-    report_table_print(&t, f, out);
+    table_section_title("skill trace: self-play at each strength rung, "
+                        "seat-0 score and draw rate (95% Wilson) against "
+                        "the rung's Elo (95%; ratings fitted on all games "
+                        "of the variant, cross-play included)",
+                        "skill_trace", f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -409,8 +409,8 @@ static void print_verdicts(const struct report *r, enum report_format f,
     static const char *const headers[] = {
         "variant", "family", "top", "second", "games", "s0_top", "s0_second",
         "s0_diff", "tost_ci", "p", "los", "verdict", "why"};
-    struct report_table t;
-    if (report_table_new(&t, headers, 13, r->n_skill))
+    struct table t;
+    if (table_new(&t, headers, 13, r->n_skill))
         return;
     int csv = f == REPORT_CSV;
     for (int v = 0; v < r->n_skill; v++) {
@@ -450,8 +450,8 @@ static void print_verdicts(const struct report *r, enum report_format f,
              "seat-0 score difference (tost_ci) inside +/-%g; still moving = "
              "pooled two-proportion z test p < %g; else not enough games",
              100 * (1 - 2 * r->skill_alpha), r->skill_delta, r->skill_alpha);
-    report_section_title(title, "skill_verdicts", f, out);
-    report_table_print(&t, f, out);
+    table_section_title(title, "skill_verdicts", f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -469,64 +469,64 @@ void report_json_skill(const struct report *r, FILE *out)
     for (int v = 0; v < r->n_skill; v++) {
         const struct skill_variant *sv = &r->skill[v];
         fprintf(out, "%s\n    {\"variant\": ", v ? "," : "");
-        report_json_string(out, sv->variant);
+        json_string(out, sv->variant);
         fprintf(out, ", \"short_variant\": ");
-        report_json_string(out, sv->short_variant);
+        json_string(out, sv->short_variant);
         fprintf(out, ", \"ratings_status\": ");
-        report_json_string(out, sv->ratings_status);
+        json_string(out, sv->ratings_status);
         fprintf(out, ", \"ratings_message\": ");
-        report_json_string(out, sv->ratings_message);
+        json_string(out, sv->ratings_message);
         fprintf(out, ", \"anchor\": ");
-        report_json_string(out, sv->anchor);
+        json_string(out, sv->anchor);
         fprintf(out, ", \"anchor_elo\": %g,\n     \"rungs\": [", sv->anchor_elo);
         for (int k = 0; k < sv->n_rungs; k++) {
             const struct skill_rung *g = &sv->rungs[k];
             int ok = g->fixed_sample;
             fprintf(out, "%s\n      {\"agent\": ", k ? "," : "");
-            report_json_string(out, g->agent);
+            json_string(out, g->agent);
             fprintf(out, ", \"spec\": ");
-            report_json_string(out, g->spec);
+            json_string(out, g->spec);
             fprintf(out, ", \"family\": ");
-            report_json_string(out, g->family);
+            json_string(out, g->family);
             fprintf(out, ", \"games\": %ld, \"s0_wins\": %ld, \"s1_wins\": "
                     "%ld, \"draws\": %ld, \"s0_score\": %.6f, \"s0_ci95\": ",
                     g->games, g->wins[0], g->wins[1], g->draws, g->score);
-            report_json_interval(out, "%.6f", ok, g->score_lo, g->score_hi);
+            json_interval(out, "%.6f", ok, g->score_lo, g->score_hi);
             fprintf(out, ", \"draw_rate\": %.6f, \"draw_ci95\": ", g->draw);
-            report_json_interval(out, "%.6f", ok, g->draw_lo, g->draw_hi);
+            json_interval(out, "%.6f", ok, g->draw_lo, g->draw_hi);
             fprintf(out, ", \"fixed_sample\": %s, \"rated\": %s, \"elo\": ",
                     ok ? "true" : "false", g->rated ? "true" : "false");
-            report_json_number(out, "%.4f", g->rated ? g->elo : NAN);
+            json_number(out, "%.4f", g->rated ? g->elo : NAN);
             fprintf(out, ", \"elo_ci95\": ");
-            report_json_interval(out, "%.4f", g->rated, g->elo_lo, g->elo_hi);
+            json_interval(out, "%.4f", g->rated, g->elo_lo, g->elo_hi);
             fputc('}', out);
         }
         fprintf(out, "],\n     \"verdict\": ");
-        report_json_string(out, report_skill_verdict_name(sv->test.verdict));
+        json_string(out, report_skill_verdict_name(sv->test.verdict));
         fprintf(out, ", \"why\": ");
-        report_json_string(out, sv->why);
+        json_string(out, sv->why);
         fprintf(out, ", \"family\": ");
         if (sv->top >= 0) {
-            report_json_string(out, sv->family);
+            json_string(out, sv->family);
             fprintf(out, ", \"top\": ");
-            report_json_string(out, sv->rungs[sv->top].spec);
+            json_string(out, sv->rungs[sv->top].spec);
             fprintf(out, ", \"second\": ");
-            report_json_string(out, sv->rungs[sv->second].spec);
+            json_string(out, sv->rungs[sv->second].spec);
         } else {
             fprintf(out, "null, \"top\": null, \"second\": null");
         }
         int tested = isfinite(sv->test.diff);
         fprintf(out, ", \"s0_diff\": ");
-        report_json_number(out, "%.6f", sv->test.diff);
+        json_number(out, "%.6f", sv->test.diff);
         fprintf(out, ", \"tost_ci\": ");
-        report_json_interval(out, "%.6f", tested, sv->test.tost_lo,
-                             sv->test.tost_hi);
+        json_interval(out, "%.6f", tested, sv->test.tost_lo,
+                      sv->test.tost_hi);
         fprintf(out, ", \"z\": ");
-        report_json_number(out, "%.6f", sv->test.z);
+        json_number(out, "%.6f", sv->test.z);
         fprintf(out, ", \"p\": ");
-        report_json_number(out, "%.6g", sv->test.p);
+        json_number(out, "%.6g", sv->test.p);
         fprintf(out, ", \"los\": ");
-        report_json_number(out, "%.6f", sv->los);
+        json_number(out, "%.6f", sv->los);
         fputc('}', out);
     }
     fprintf(out, "\n  ]}");

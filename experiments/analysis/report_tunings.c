@@ -106,8 +106,8 @@ void report_print_tunings(const struct report *r, enum report_format f,
     int rows = 0;
     for (int i = 0; i < r->n_tunings; i++)
         rows += r->tunings[i].n_weights;
-    struct report_table t;
-    if (report_table_new(&t, headers, 9, rows))
+    struct table t;
+    if (table_new(&t, headers, 9, rows))
         return;
     int row = 0;
     for (int i = 0; i < r->n_tunings; i++) {
@@ -122,16 +122,16 @@ void report_print_tunings(const struct report *r, enum report_format f,
             snprintf(c[4], VARIANT_TEXT_MAX, "%s", u->created);
             snprintf(c[5], VARIANT_TEXT_MAX, "%ld", u->positions);
             snprintf(c[6], VARIANT_TEXT_MAX, "%ld", u->held_out);
-            report_number_text(c[7], "%.4f", u->loss_hand);
-            report_number_text(c[8], "%.4f", u->loss_fitted);
+            table_number_text(c[7], "%.4f", u->loss_hand);
+            table_number_text(c[8], "%.4f", u->loss_fitted);
         }
     }
-    report_section_title("fitted evaluation weights per variant (the latest "
-                         "`rulelab tune --save` of each): hand-set and fitted "
-                         "weight, the positions fitted on and held out, and "
-                         "the held-out log-loss of each set of weights",
-                         "tunings", f, out);
-    report_table_print(&t, f, out);
+    table_section_title("fitted evaluation weights per variant (the latest "
+                        "`rulelab tune --save` of each): hand-set and fitted "
+                        "weight, the positions fitted on and held out, and "
+                        "the held-out log-loss of each set of weights",
+                        "tunings", f, out);
+    table_print(&t, f, out);
     free(t.cells);
 }
 
@@ -141,30 +141,30 @@ void report_json_tunings(const struct report *r, FILE *out)
     for (int i = 0; i < r->n_tunings; i++) {
         const struct tuning_row *u = &r->tunings[i];
         fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
-        report_json_string(out, u->variant);
+        json_string(out, u->variant);
         fprintf(out, ", \"created\": ");
-        report_json_string(out, u->created);
+        json_string(out, u->created);
         fprintf(out, ", \"sweep\": ");
         if (u->sweep[0])
-            report_json_string(out, u->sweep);
+            json_string(out, u->sweep);
         else
             fprintf(out, "null");
         fprintf(out, ", \"positions\": %ld, \"held_out\": %ld, \"games\": "
                 "%ld, \"log_loss_hand\": ", u->positions, u->held_out,
                 u->games);
-        report_json_number(out, "%.6g", u->loss_hand);
+        json_number(out, "%.6g", u->loss_hand);
         fprintf(out, ", \"log_loss_fitted\": ");
-        report_json_number(out, "%.6g", u->loss_fitted);
+        json_number(out, "%.6g", u->loss_fitted);
         fprintf(out, ", \"spec\": ");
-        report_json_string(out, u->spec);
+        json_string(out, u->spec);
         fprintf(out, ", \"weights\": [");
         for (int k = 0; k < u->n_weights; k++) {
             fprintf(out, "%s{\"name\": ", k ? ", " : "");
-            report_json_string(out, u->name[k]);
+            json_string(out, u->name[k]);
             fprintf(out, ", \"hand_set\": ");
-            report_json_number(out, "%.6g", u->hand[k]);
+            json_number(out, "%.6g", u->hand[k]);
             fprintf(out, ", \"fitted\": ");
-            report_json_number(out, "%.6g", u->fitted[k]);
+            json_number(out, "%.6g", u->fitted[k]);
             fprintf(out, "}");
         }
         fprintf(out, "]}");

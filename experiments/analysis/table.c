@@ -1,14 +1,14 @@
 /*
- * report_table.c -- the output primitives the report and the ratings
- * print through: aligned text, CSV and Markdown tables, section titles,
- * and JSON strings, numbers and intervals that are valid JSON whatever
- * bytes or values they are given.
+ * table.c -- the output primitives (table.h) that the report, the
+ * ratings and the tuning print through: aligned text, CSV and Markdown
+ * tables, section titles, and JSON strings, numbers and intervals that are
+ * valid JSON whatever bytes or values they are given.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_internal.h"
+#include "table.h"
 
 /* One Markdown table cell holding text: a '|' escaped, a line end (which
  * would end the row) written as a space, so a hand-edited name cannot
@@ -27,10 +27,10 @@ static void markdown_cell(FILE *out, const char *text)
     fputc(' ', out);
 }
 
-void report_table_print(const struct report_table *t, enum report_format f,
-                        FILE *out)
+void table_print(const struct table *t, enum report_format f,
+                 FILE *out)
 {
-    int width[REPORT_MAX_COLUMNS];
+    int width[TABLE_MAX_COLUMNS];
     for (int c = 0; c < t->n_columns; c++) {
         width[c] = (int)strlen(t->header[c]);
         for (int i = 0; i < t->n_rows; i++) {
@@ -109,7 +109,7 @@ static int utf8_length(const unsigned char *s, int *bad)
  * subsequence (agent names and sweep texts are whatever bytes the sweep
  * file held) written as U+FFFD, so the output is always valid JSON in
  * UTF-8. */
-void report_json_string(FILE *out, const char *text)
+void json_string(FILE *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)text;
     fputc('"', out);
@@ -128,8 +128,8 @@ void report_json_string(FILE *out, const char *text)
     fputc('"', out);
 }
 
-void report_section_title(const char *title, const char *csv_name,
-                          enum report_format f, FILE *out)
+void table_section_title(const char *title, const char *csv_name,
+                         enum report_format f, FILE *out)
 {
     if (f == REPORT_MARKDOWN)
         fprintf(out, "\n### %s\n\n", title);
@@ -141,8 +141,8 @@ void report_section_title(const char *title, const char *csv_name,
 
 /* A table of n_rows rows under headers (n_columns of them), its cells
  * zeroed. Returns 0, or -1 if memory could not be had. */
-int report_table_new(struct report_table *t, const char *const *headers,
-                     int n_columns, int n_rows)
+int table_new(struct table *t, const char *const *headers,
+              int n_columns, int n_rows)
 {
     memset(t, 0, sizeof *t);
     t->n_columns = n_columns;
@@ -152,7 +152,7 @@ int report_table_new(struct report_table *t, const char *const *headers,
     return t->cells ? 0 : -1;
 }
 
-void report_number_text(char *out, const char *format, double x)
+void table_number_text(char *out, const char *format, double x)
 {
     if (isfinite(x))
         snprintf(out, VARIANT_TEXT_MAX, format, x);
@@ -160,7 +160,7 @@ void report_number_text(char *out, const char *format, double x)
         snprintf(out, VARIANT_TEXT_MAX, "n/a");
 }
 
-void report_json_number(FILE *out, const char *format, double x)
+void json_number(FILE *out, const char *format, double x)
 {
     if (isfinite(x))
         fprintf(out, format, x);
@@ -168,16 +168,16 @@ void report_json_number(FILE *out, const char *format, double x)
         fputs("null", out);
 }
 
-void report_json_interval(FILE *out, const char *format, int valid,
-                          double lo, double hi)
+void json_interval(FILE *out, const char *format, int valid,
+                   double lo, double hi)
 {
     if (!valid) {
         fputs("null", out);
         return;
     }
     fputc('[', out);
-    report_json_number(out, format, lo);
+    json_number(out, format, lo);
     fputs(", ", out);
-    report_json_number(out, format, hi);
+    json_number(out, format, hi);
     fputc(']', out);
 }

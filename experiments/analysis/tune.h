@@ -19,7 +19,7 @@
 #include <sqlite3.h>
 
 #include "eval.h"
-#include "report.h"
+#include "table.h"
 
 /* The logistic scale the fit uses, fixed: ab's (AB_VALUE_SCALE) and the
  * default eval_scale of mcts. */

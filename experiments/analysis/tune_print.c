@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_internal.h"
+#include "report.h"
+#include "table.h"
 
 /* w with four significant digits in plain decimal (no exponent, no '+'),
  * trailing zeros of the fraction dropped: what a spec may hold. */
@@ -86,9 +87,9 @@ static void print_text(const struct tune_result *r, const struct tune_options *o
             r->converged ? "converged" : "NOT converged (iteration cap)",
             o->fit.scale, o->fit.l2);
     static const char *const wh[] = {"weight", "hand_set", "fitted", "note"};
-    struct report_table t;
+    struct table t;
     int nf = r->eval->n_features;
-    if (report_table_new(&t, wh, 4, nf) != 0)
+    if (table_new(&t, wh, 4, nf) != 0)
         return;
     for (int i = 0; i < nf; i++) {
         snprintf(t.cells[i][0], VARIANT_TEXT_MAX, "%s", r->eval->weights[i].name);
@@ -97,10 +98,10 @@ static void print_text(const struct tune_result *r, const struct tune_options *o
         snprintf(t.cells[i][3], VARIANT_TEXT_MAX, "%s", weight_note(r, i));
     }
     fputc('\n', out);
-    report_table_print(&t, f, out);
+    table_print(&t, f, out);
     free(t.cells);
     static const char *const lh[] = {"log_loss", "train", "held_out"};
-    if (report_table_new(&t, lh, 3, 2) != 0)
+    if (table_new(&t, lh, 3, 2) != 0)
         return;
     snprintf(t.cells[0][0], VARIANT_TEXT_MAX, "hand-set");
     snprintf(t.cells[1][0], VARIANT_TEXT_MAX, "fitted");
@@ -109,7 +110,7 @@ static void print_text(const struct tune_result *r, const struct tune_options *o
     loss_text(r->loss_fitted[0], t.cells[1][1], VARIANT_TEXT_MAX);
     loss_text(r->loss_fitted[1], t.cells[1][2], VARIANT_TEXT_MAX);
     fputc('\n', out);
-    report_table_print(&t, f, out);
+    table_print(&t, f, out);
     free(t.cells);
     tune_spec(r, kind, spec, sizeof spec);
     if (f == REPORT_MARKDOWN)
@@ -129,8 +130,8 @@ static void print_csv(const struct tune_result *r, int n, const char *kind,
     int rows = 0;
     for (int k = 0; k < n; k++)
         rows += r[k].eval->n_features;
-    struct report_table t;
-    if (report_table_new(&t, h, 14, rows) != 0)
+    struct table t;
+    if (table_new(&t, h, 14, rows) != 0)
         return;
     int row = 0;
     for (int k = 0; k < n; k++) {
@@ -153,7 +154,7 @@ static void print_csv(const struct tune_result *r, int n, const char *kind,
             tune_spec(v, kind, c[13], VARIANT_TEXT_MAX);
         }
     }
-    report_table_print(&t, REPORT_CSV, out);
+    table_print(&t, REPORT_CSV, out);
     free(t.cells);
 }
 
@@ -162,34 +163,34 @@ static void print_json_variant(const struct tune_result *r, const char *kind,
 {
     char spec[VARIANT_TEXT_MAX];
     fprintf(out, "{\"variant\": ");
-    report_json_string(out, r->variant);
+    json_string(out, r->variant);
     fprintf(out, ", \"games\": %ld, \"games_held_out\": %ld, "
             "\"positions_train\": %d, \"positions_held_out\": %d, "
             "\"iterations\": %d, \"converged\": %s,\n     \"log_loss\": "
             "{\"hand_set\": {\"train\": ", r->games, r->games_held_out,
             r->train, r->held, r->iterations, r->converged ? "true" : "false");
-    report_json_number(out, "%.6f", r->loss_hand[0]);
+    json_number(out, "%.6f", r->loss_hand[0]);
     fprintf(out, ", \"held_out\": ");
-    report_json_number(out, "%.6f", r->loss_hand[1]);
+    json_number(out, "%.6f", r->loss_hand[1]);
     fprintf(out, "}, \"fitted\": {\"train\": ");
-    report_json_number(out, "%.6f", r->loss_fitted[0]);
+    json_number(out, "%.6f", r->loss_fitted[0]);
     fprintf(out, ", \"held_out\": ");
-    report_json_number(out, "%.6f", r->loss_fitted[1]);
+    json_number(out, "%.6f", r->loss_fitted[1]);
     fprintf(out, "}},\n     \"weights\": [");
     for (int i = 0; i < r->eval->n_features; i++) {
         fprintf(out, "%s\n       {\"name\": ", i ? "," : "");
-        report_json_string(out, r->eval->weights[i].name);
+        json_string(out, r->eval->weights[i].name);
         fprintf(out, ", \"hand_set\": ");
-        report_json_number(out, "%.17g", r->hand[i]);
+        json_number(out, "%.17g", r->hand[i]);
         fprintf(out, ", \"fitted\": ");
-        report_json_number(out, "%.17g", r->fitted[i]);
+        json_number(out, "%.17g", r->fitted[i]);
         fprintf(out, ", \"fixed\": %s, \"clamped\": %s}",
                 r->fixed[i] ? "true" : "false",
                 r->clamped[i] ? "true" : "false");
     }
     tune_spec(r, kind, spec, sizeof spec);
     fprintf(out, "\n     ],\n     \"spec\": ");
-    report_json_string(out, spec);
+    json_string(out, spec);
     fputc('}', out);
 }
 
@@ -206,7 +207,7 @@ void tune_print(const struct tune_result *r, int n, const struct tune_options *o
                 o->fit.l2, o->skip_plies, o->holdout,
                 (unsigned long long)o->seed);
         if (o->sweep)
-            report_json_string(out, o->sweep);
+            json_string(out, o->sweep);
         else
             fputs("null", out);
         fprintf(out, ",\n  \"variants\": [");

@@ -1,10 +1,11 @@
 /*
  * report_internal.h -- what the parts of the report share, and nothing
  * else includes: report.c (the cells, variants, pairs and claims, and
- * report_print), report_pairs.c (the agent pairs), report_compare.c (variants compared: adjacent values and
- * trends), report_metrics.c (the game metrics per cell) and
- * report_table.c (the table and JSON primitives). The public contract is
- * report.h.
+ * report_print), report_pairs.c (the agent pairs), report_compare.c
+ * (variants compared: adjacent values and trends), report_metrics.c (the
+ * game metrics per cell), report_skill.c (the skill trace) and
+ * report_tunings.c (the saved fitted weights). The public contract is
+ * report.h; the table and JSON primitives are table.h.
  */
 #ifndef RULELAB_REPORT_INTERNAL_H
 #define RULELAB_REPORT_INTERNAL_H
@@ -43,10 +44,6 @@ void report_json_compared(const struct report *r, FILE *out);
 int report_prepare_for_sweep(sqlite3 *db, const char *sql, const char *sweep,
                              sqlite3_stmt **q, char *err, size_t errsz);
 
-/* Writes x in the printf format (a double conversion) into out, a table
- * cell of VARIANT_TEXT_MAX bytes, or "n/a" when x is not finite. */
-void report_number_text(char *out, const char *format, double x);
-
 /* Fills the cells' branching factor and lead metrics (report.h) from
  * game_metrics and move_stats, for the cells of sweep `sweep` (NULL: all).
  * Returns 0, or -1 with a message. */
@@ -76,15 +73,5 @@ void report_print_skill(const struct report *r, enum report_format f,
                         FILE *out);
 void report_json_skill(const struct report *r, FILE *out);
 void report_free_skill(struct report *r);
-
-/* A section's title: "### title" (Markdown), the title (table), or
- * "# csv_name" (CSV). */
-void report_section_title(const char *title, const char *csv_name,
-                          enum report_format f, FILE *out);
-
-/* A table of n_rows rows under headers (n_columns of them), its cells
- * zeroed. Returns 0, or -1 if memory could not be had. */
-int report_table_new(struct report_table *t, const char *const *headers,
-                     int n_columns, int n_rows);
 
 #endif

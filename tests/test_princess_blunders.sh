@@ -11,7 +11,7 @@
 #    lose nothing, e.g. b2b3);
 #  - game B, `f1^e8 j9i7 b2b3 e9e8`: the same square, but Black's last
 #    move before the capture was a Panthan's (b2b3), so no blunder;
-#  - game C, game 119 of experiments/sweeps/jetan_princess.ini as
+#  - game C, game 119 of experiments/sweeps/dev/jetan_princess.ini as
 #    ab(ms=100,nodes=0) played it (2026-12-03, before the file's strong
 #    spec took contempt=150): opening `c2d3 g10j7 f1g3 e10^f5`, then 15
 #    plies ending `d8a7 f6c5 a7c4 c5c4`. Before a7c4 Orange's Princess

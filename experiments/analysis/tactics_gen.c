@@ -1,6 +1,6 @@
 /*
  * tactics_gen.c -- the fixed procedure that makes the tactics set from
- * the games of one sweep (experiments/sweeps/tactics_source.ini). It is
+ * the games of one sweep (experiments/sweeps/dev/tactics_source.ini). It is
  * written so that rerunning it on the same database gives the same files
  * byte for byte: the order is fixed, every budget is a node count (never
  * a time), and work shared out over threads is merged in a fixed order.
@@ -389,7 +389,7 @@ static int write_game(const char *dir, const struct plan *pl, int games,
                 " experiments/analysis/tactics.c; definitions:"
                 " experiments/analysis/tactics.h)\n"
                 "# made by `rulelab tactics generate` from the %d games of "
-                "experiments/sweeps/tactics_source.ini:\n"
+                "experiments/sweeps/dev/tactics_source.ini:\n"
                 "# the last %d plies of each won game (win5: %d), %d distinct "
                 "positions in all, classified in the order read\n"
                 "# budgets (nodes): win-within-3 %llu, win-within-5 %llu, each "

@@ -411,7 +411,7 @@ const struct cli_command cmd_tactics = {
     "(proof_verify) and is of its position and bound, and the stored moves\n"
     "(a win's first move, every move a defend line lists) are right by the\n"
     "check above. generate rebuilds the set from the games of sweep NAME\n"
-    "(default tactics_source: run experiments/sweeps/tactics_source.ini\n"
+    "(default tactics_source: run experiments/sweeps/dev/tactics_source.ini\n"
     "first) in DB into DIR (--out, default experiments/tactics) by the fixed\n"
     "procedure of experiments/analysis/tactics_gen.c; --cap K changes the\n"
     "per-kind cap (the committed set uses each game's own) and --games the\n"

@@ -6,9 +6,33 @@
 # (build-debug), and last replays the fuzz targets' corpus and runs each
 # target briefly from a fixed seed (scripts/fuzz_replay.sh, build-fuzz).
 # Exits non-zero if anything fails.
+#
+# scripts/test.sh --quick: the edit-compile-test loop: the Release build
+# and its suites labelled `quick` (tests/CMakeLists.txt: all but the
+# slowest end-to-end ones), nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
+
+case "${1:-}" in
+    "") ;;
+    --quick)
+        deps_install
+        echo "== release build, quick suites =="
+        deps_build build -DCMAKE_BUILD_TYPE=Release -DRULELAB_SANITIZE=OFF
+        (cd build && ctest --output-on-failure -j "$(nproc)" -L quick)
+        echo "== the quick suites passed (scripts/test.sh runs every suite) =="
+        exit 0 ;;
+    -h|--help)
+        echo "usage: scripts/test.sh [--quick]"
+        echo "  every suite in a Release, a sanitizer and a Debug build, and"
+        echo "  the fuzz targets; --quick: the quick suites of the Release build"
+        exit 0 ;;
+    *)
+        echo "scripts/test.sh: unknown option '$1' (usage: scripts/test.sh [--quick])" >&2
+        exit 2 ;;
+esac
+
 deps_install $RULELAB_TEST_PACKAGES
 
 echo "== release build =="

@@ -168,6 +168,64 @@ int game_setup_told(const struct variant *v, void *st, const char *position,
     }
 }
 
+int game_replay(const struct variant *v, void *st, const char *position,
+                const char *opening, const char *moves,
+                game_replay_visit visit, void *arg, int *plies, char *err,
+                size_t errsz)
+{
+    const struct game *g = v->game;
+    move_t legal[GAME_MAX_MOVES];
+    char why[256], text[GAME_MOVE_TEXT_MAX + 1];
+    struct game_replay_step step = {st, 0, legal, 0, NULL, 0};
+    if (plies)
+        *plies = 0;
+    if (game_setup(v, st, position && position[0] ? position : NULL,
+                   opening && opening[0] ? opening : NULL, why, sizeof why)
+        != 0)
+        return game_error(err, errsz, "the opening does not replay: %s", why);
+    for (const char *p = moves ? moves : "";; step.ply++) {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        int over = g->status(st).outcome != GAME_ONGOING;
+        step.n_legal = over ? 0 : g->legal_moves(st, legal);
+        step.move = NULL;
+        step.m = 0;
+        if (len == 0) {
+            if (plies)
+                *plies = step.ply;
+            return visit ? visit(arg, g, &step) : 0;
+        }
+        if (len > GAME_MOVE_TEXT_MAX)
+            return game_error(err, errsz, "move %d '%.20s...': longer than "
+                              "any move (%d characters)", step.ply + 1, p,
+                              GAME_MOVE_TEXT_MAX);
+        memcpy(text, p, len);
+        text[len] = '\0';
+        p += len;
+        if (over)
+            return game_error(err, errsz, "move %d '%s': the game is already "
+                              "over", step.ply + 1, text);
+        int found = 0;
+        if (g->move_from_text(st, text, &step.m) == 0)
+            for (int i = 0; i < step.n_legal && !found; i++)
+                found = legal[i] == step.m;
+        if (!found)
+            return game_error(err, errsz, "move %d '%s': not a legal %s move "
+                              "there", step.ply + 1, text, g->name);
+        step.move = text;
+        if (visit) {
+            int rc = visit(arg, g, &step);
+            if (rc != 0)
+                return rc;
+        }
+        g->apply(st, step.m);
+        game_check_invariants(g, st, step.m);
+        if (plies)
+            *plies = step.ply + 1;
+    }
+}
+
 void game_invariant_failed(const struct game *g, const void *st, move_t m)
 {
     char position[1024];

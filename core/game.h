@@ -340,6 +340,41 @@ int game_setup_told(const struct variant *v, void *st, const char *position,
                     const char *moves, game_move_seen seen, void *arg,
                     char *err, size_t errsz);
 
+/* The longest move text game_replay takes (a stored move is shorter). */
+#define GAME_MOVE_TEXT_MAX 63
+
+/* One position of a replayed game (game_replay), as its visitor sees it. */
+struct game_replay_step {
+    const void *st;      /* the position */
+    int ply;             /* the game's moves played before it (0: the first
+                            position after the opening) */
+    const move_t *legal; /* its legal moves: none once the game is over */
+    int n_legal;
+    const char *move;    /* the move played from it, NULL at the last */
+    move_t m;            /* that move, checked legal (0 at the last) */
+};
+
+/* Told of each position of a replayed game; a non-zero return stops the
+ * replay, which returns it. */
+typedef int (*game_replay_visit)(void *arg, const struct game *g,
+                                 const struct game_replay_step *step);
+
+/* Replays a game as the results database keeps it: sets st to position
+ * (NULL or "": v's start), plays opening (the moves before the agents',
+ * NULL or "" for none), then the space-separated moves, each parsed and
+ * checked legal. Calls visit(arg, ...) (visit may be NULL) at each
+ * position a move of `moves` is played from, before it is played, and
+ * once more at the last position, with move NULL. *plies (plies may be
+ * NULL) gets the moves played. Returns 0; visit's non-zero return; or -1
+ * with a message: the position or opening does not set up, or "move K
+ * 'TEXT': why" (K counts from 1) for a move that is not a move of the
+ * game, not legal there, comes after the game ended, or is longer than
+ * GAME_MOVE_TEXT_MAX. On -1, st holds the position before the bad move. */
+int game_replay(const struct variant *v, void *st, const char *position,
+                const char *opening, const char *moves,
+                game_replay_visit visit, void *arg, int *plies, char *err,
+                size_t errsz);
+
 /* Parses what follows the board in tafl's and Serbest's position text:
  * " <side> [no_capture_plies [ply]]", the side one of the two letters in
  * `sides`. Sets *side to 0 for the first letter, 1 for the second. Returns

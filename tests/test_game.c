@@ -6,7 +6,8 @@
  * game_copy_state (only the bytes game_state_used names, the rest of the
  * buffer left as it was) plays exactly like a whole copy, and one in its
  * canonical form (game_canonical_copy) alike but for the order of its
- * moves.
+ * moves; and game_replay, the one replay of a stored game, against the
+ * naive reference's move counts and on each kind of bad stored move.
  *
  * This suite is linked with -Wl,--wrap=malloc (tests/CMakeLists.txt), so
  * every malloc in the core goes through __wrap_malloc below, which fails on
@@ -28,6 +29,7 @@
 #include "rng.h"
 #include "serbest.h"
 #include "tafl.h"
+#include "tafl_ref.h"
 
 void *__real_malloc(size_t size);
 void *__wrap_malloc(size_t size);
@@ -282,6 +284,114 @@ static void test_canonical_plays_alike(void **state)
     assert_true(game_same_state(&serbest_game, form, again));
 }
 
+/* What a game_replay visitor saw, and when it asks to stop. */
+struct seen {
+    int calls, ply[8], n_legal[8], stop_at;
+    char move[8][16];
+};
+
+static int record_step(void *arg, const struct game *g,
+                       const struct game_replay_step *step)
+{
+    struct seen *s = arg;
+    (void)g;
+    if (s->calls < 8) {
+        s->ply[s->calls] = step->ply;
+        s->n_legal[s->calls] = step->n_legal;
+        snprintf(s->move[s->calls], sizeof s->move[0], "%s",
+                 step->move ? step->move : "(end)");
+    }
+    s->calls++;
+    return step->ply == s->stop_at ? 7 : 0;
+}
+
+static void test_replay_visits_each_position(void **state)
+{
+    (void)state;
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    char err[256];
+    struct seen s = {.stop_at = -1};
+    int plies = -1;
+    assert_int_equal(variant_parse("tafl", &v, err, sizeof err), 0);
+    /* tafl, the attackers first: d1 to d2, then the defender e3 to d3 */
+    assert_int_equal(game_replay(&v, st, "", "", " d1d2  e3d3 ", record_step,
+                                 &s, &plies, err, sizeof err), 0);
+    assert_int_equal(plies, 2);
+    assert_int_equal(s.calls, 3);
+    assert_int_equal(s.ply[0], 0);
+    assert_int_equal(s.ply[2], 2);
+    assert_string_equal(s.move[0], "d1d2");
+    assert_string_equal(s.move[1], "e3d3");
+    assert_string_equal(s.move[2], "(end)");
+    /* the start's legal moves: 72 (docs/rules.md, check data) */
+    assert_int_equal(s.n_legal[0], 72);
+    /* after d1d2, the defenders' moves as the naive reference counts them */
+    tafl_ref_params p;
+    tafl_ref_defaults(&p);
+    long long after_d1d2 = tafl_ref_perft(
+        "3aaa3/4a4/4d4/a3d3a/aaddkddaa/a3d3a/4d4/3aa4/4aa3 d", &p, 1);
+    assert_int_equal(s.n_legal[1], after_d1d2);
+
+    /* the same game with its first move as the opening: ply 0 is after it */
+    memset(&s, 0, sizeof s);
+    s.stop_at = -1;
+    assert_int_equal(game_replay(&v, st, NULL, "d1d2", "e3d3", record_step,
+                                 &s, &plies, err, sizeof err), 0);
+    assert_int_equal(plies, 1);
+    assert_int_equal(s.calls, 2);
+    assert_int_equal(s.n_legal[0], after_d1d2);
+    assert_string_equal(s.move[0], "e3d3");
+
+    /* a visitor's non-zero return stops the replay and is returned */
+    memset(&s, 0, sizeof s);
+    s.stop_at = 1;
+    assert_int_equal(game_replay(&v, st, "", "", "d1d2 e3d3", record_step,
+                                 &s, &plies, err, sizeof err), 7);
+    assert_int_equal(s.calls, 2);
+    assert_int_equal(plies, 1);
+}
+
+static void test_replay_refuses_bad_moves(void **state)
+{
+    (void)state;
+    struct variant v;
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    char err[256], long_move[80];
+    int plies = -1;
+    assert_int_equal(variant_parse("tafl", &v, err, sizeof err), 0);
+    /* not legal (a man cannot stay where it is) */
+    assert_int_equal(game_replay(&v, st, "", "", "d1d2 e3e3 e2e3", NULL,
+                                 NULL, &plies, err, sizeof err), -1);
+    assert_non_null(strstr(err, "move 2 'e3e3'"));
+    assert_int_equal(plies, 1);
+    /* not a move at all */
+    assert_int_equal(game_replay(&v, st, "", "", "castle", NULL, NULL, NULL,
+                                 err, sizeof err), -1);
+    assert_non_null(strstr(err, "move 1 'castle'"));
+    /* longer than any move */
+    memset(long_move, 'x', sizeof long_move - 1);
+    long_move[sizeof long_move - 1] = '\0';
+    assert_int_equal(game_replay(&v, st, "", "", long_move, NULL, NULL,
+                                 &plies, err, sizeof err), -1);
+    assert_non_null(strstr(err, "move 1 "));
+    assert_non_null(strstr(err, "longer than any move"));
+    assert_int_equal(plies, 0);
+    /* the King on a corner: the defenders have won, no move may follow */
+    struct seen s = {.stop_at = -1};
+    assert_int_equal(game_replay(&v, st, "8k/9/9/9/9/9/9/9/1a7 a", "", "",
+                                 record_step, &s, &plies, err, sizeof err), 0);
+    assert_int_equal(s.calls, 1);
+    assert_int_equal(s.n_legal[0], 0);
+    assert_int_equal(game_replay(&v, st, "8k/9/9/9/9/9/9/9/1a7 a", "", "b1b2",
+                                 NULL, NULL, &plies, err, sizeof err), -1);
+    assert_non_null(strstr(err, "move 1 'b1b2': the game is already over"));
+    /* an opening that does not replay */
+    assert_int_equal(game_replay(&v, st, NULL, "e5e5", "", NULL, NULL, NULL,
+                                 err, sizeof err), -1);
+    assert_non_null(strstr(err, "the opening does not replay"));
+}
+
 int main(void)
 {
 #ifdef RULELAB_CHECK_INVARIANTS
@@ -294,6 +404,8 @@ int main(void)
         cmocka_unit_test(test_state_ok_catches_corruption),
         cmocka_unit_test(test_partial_copy_plays_alike),
         cmocka_unit_test(test_canonical_plays_alike),
+        cmocka_unit_test(test_replay_visits_each_position),
+        cmocka_unit_test(test_replay_refuses_bad_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,22 +197,24 @@ int game_replay(const struct variant *v, void *st, const char *position,
             return visit ? visit(arg, g, &step) : 0;
         }
         if (len > GAME_MOVE_TEXT_MAX)
-            return game_error(err, errsz, "move %d '%.20s...': longer than "
+            return game_error(err, errsz, "move %d '%.20s...' is longer than "
                               "any move (%d characters)", step.ply + 1, p,
                               GAME_MOVE_TEXT_MAX);
         memcpy(text, p, len);
         text[len] = '\0';
         p += len;
         if (over)
-            return game_error(err, errsz, "move %d '%s': the game is already "
-                              "over", step.ply + 1, text);
+            return game_error(err, errsz, "move %d '%s' comes after the end "
+                              "of the game", step.ply + 1, text);
+        if (g->move_from_text(st, text, &step.m) != 0)
+            return game_error(err, errsz, "move %d '%s' is not a %s move",
+                              step.ply + 1, text, g->name);
         int found = 0;
-        if (g->move_from_text(st, text, &step.m) == 0)
-            for (int i = 0; i < step.n_legal && !found; i++)
-                found = legal[i] == step.m;
+        for (int i = 0; i < step.n_legal && !found; i++)
+            found = legal[i] == step.m;
         if (!found)
-            return game_error(err, errsz, "move %d '%s': not a legal %s move "
-                              "there", step.ply + 1, text, g->name);
+            return game_error(err, errsz, "move %d '%s' is not legal there",
+                              step.ply + 1, text);
         step.move = text;
         if (visit) {
             int rc = visit(arg, g, &step);

@@ -367,8 +367,8 @@ typedef int (*game_replay_visit)(void *arg, const struct game *g,
  * once more at the last position, with move NULL. *plies (plies may be
  * NULL) gets the moves played. Returns 0; visit's non-zero return; or -1
  * with a message: the position or opening does not set up, or "move K
- * 'TEXT': why" (K counts from 1) for a move that is not a move of the
- * game, not legal there, comes after the game ended, or is longer than
+ * 'TEXT' ..." (K counts from 1) for a move that is not a move of the game,
+ * is not legal there, comes after the end of the game, or is longer than
  * GAME_MOVE_TEXT_MAX. On -1, st holds the position before the bad move. */
 int game_replay(const struct variant *v, void *st, const char *position,
                 const char *opening, const char *moves,

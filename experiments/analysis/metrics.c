@@ -19,44 +19,18 @@ struct replayed {
     long positions, legal_moves;
 };
 
-/* Replays `moves` (space-separated) of variant v from its opening and
- * counts into *r. Returns 0, or -1 with a message (why in err). */
-static int replay_counting(const struct variant *v, const char *position,
-                           const char *opening, const char *moves,
-                           struct replayed *r, char *err, size_t errsz)
+/* game_replay's visitor: counts each position an agent moved from and its
+ * legal moves. */
+static int count_position(void *arg, const struct game *g,
+                          const struct game_replay_step *step)
 {
-    const struct game *g = v->game;
-    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    move_t legal[GAME_MAX_MOVES];
-    if (game_setup(v, st, position[0] ? position : NULL, opening, err, errsz)
-        != 0)
-        return -1;
-    r->positions = r->legal_moves = 0;
-    for (const char *p = moves;;) {
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
-        if (!len)
-            return 0;
-        char text[64];
-        move_t m;
-        snprintf(text, sizeof text, "%.*s", (int)(len < 63 ? len : 63), p);
-        int n = g->status(st).outcome == GAME_ONGOING
-                ? g->legal_moves(st, legal) : 0;
-        int found = 0; /* a stored move is checked, never trusted */
-        if (len < 64 && n > 0 && g->move_from_text(st, text, &m) == 0)
-            for (int i = 0; i < n && !found; i++)
-                found = legal[i] == m;
-        if (!found) {
-            snprintf(err, errsz, "move %ld '%s' is not legal there",
-                     r->positions + 1, text);
-            return -1;
-        }
-        r->legal_moves += n;
+    struct replayed *r = arg;
+    (void)g;
+    if (step->move) {
         r->positions++;
-        g->apply(st, m);
-        p += len;
+        r->legal_moves += step->n_legal;
     }
+    return 0;
 }
 
 /* A parsed variant, kept by its canonical text. */
@@ -88,106 +62,121 @@ static const struct variant *memo_variant(struct variant_memo **memo, int *n,
     return &m->v;
 }
 
+/* What metrics_cache keeps while it reads the games. */
+struct filling {
+    struct store *st;
+    sqlite3_stmt *cached, *ins; /* a game's cached row; writing one */
+    struct variant_memo *memo;
+    int n_memo, in_tx;
+    long total;
+    struct metrics_result *out;
+    void (*progress)(long done, long total);
+    char *err;
+    size_t errsz;
+};
+
+/* store_each_game's visitor: replays one game unless its row is current,
+ * and writes the row, committing every METRICS_BATCH games. Returns 0, or
+ * -1 with a message. */
+static int fill_game(void *arg, const struct store_game *sg)
+{
+    struct filling *f = arg;
+    char why[512];
+    const struct variant *v =
+        memo_variant(&f->memo, &f->n_memo, sg->variant, why, sizeof why);
+    if (!v)
+        return game_error(f->err, f->errsz, "game %lld: its variant: %s",
+                          (long long)sg->id, why);
+    f->out->games++;
+    sqlite3_reset(f->cached);
+    sqlite3_bind_int64(f->cached, 1, sg->id);
+    int step = sqlite3_step(f->cached);
+    if (step == SQLITE_ROW
+        && sqlite3_column_int(f->cached, 0) >= v->game->behaviour_version) {
+        f->out->cached++;
+        return 0;
+    }
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return store_error(store_db(f->st), f->err, f->errsz,
+                           "reading the cached metrics");
+    struct replayed r = {0, 0};
+    _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
+    if (game_replay(v, st, sg->opening_position, sg->opening, sg->moves,
+                    count_position, &r, NULL, why, sizeof why) != 0)
+        return game_error(f->err, f->errsz, "game %lld does not replay: %s",
+                          (long long)sg->id, why);
+    if (!f->in_tx && store_exec(f->st, "BEGIN IMMEDIATE", f->err, f->errsz)
+                         != 0)
+        return -1;
+    f->in_tx = 1;
+    sqlite3_reset(f->ins);
+    sqlite3_bind_int64(f->ins, 1, sg->id);
+    sqlite3_bind_int64(f->ins, 2, r.positions);
+    sqlite3_bind_int64(f->ins, 3, r.legal_moves);
+    sqlite3_bind_int(f->ins, 4, v->game->behaviour_version);
+    if (sqlite3_step(f->ins) != SQLITE_DONE)
+        return store_error(store_db(f->st), f->err, f->errsz,
+                           "caching a game's metrics");
+    if (++f->out->computed % METRICS_BATCH == 0) {
+        if (store_exec(f->st, "COMMIT", f->err, f->errsz) != 0)
+            return -1;
+        f->in_tx = 0;
+        if (f->progress)
+            f->progress(f->out->games, f->total);
+    }
+    return 0;
+}
+
 int metrics_cache(struct store *st, const char *sweep,
                   struct metrics_result *out,
                   void (*progress)(long done, long total), char *err,
                   size_t errsz)
 {
     sqlite3 *db = store_db(st);
-    sqlite3_stmt *q = NULL, *ins = NULL;
-    struct variant_memo *memo = NULL;
-    int n_memo = 0, rc = -1, in_tx = 0;
+    sqlite3_stmt *count = NULL;
+    struct filling f = {st, NULL, NULL, NULL, 0, 0, 0, out, progress, err,
+                        errsz};
+    int rc = -1;
     memset(out, 0, sizeof *out);
     if (store_lock_writer(st, err, errsz) != 0)
         return -1;
     /* One connection reads the games and writes their rows as it goes
      * (SQLite allows a write transaction beside a pending read on the same
-     * connection). A game's row is written after the query has passed that
-     * game, so no row the query still has to read changes under it. */
-    if (sqlite3_prepare_v2(db, "SELECT g.id, v.canonical, g.opening_position,"
-                           " g.opening, g.moves, m.engine_behaviour, (SELECT"
-                           " COUNT(*) FROM games g2 JOIN cells c2 ON c2.id ="
-                           " g2.cell_id JOIN sweeps s2 ON s2.id = c2.sweep_id"
-                           " WHERE ?1 IS NULL OR s2.name = ?1) FROM games g"
-                           " JOIN cells c ON c.id = g.cell_id JOIN sweeps s ON"
-                           " s.id = c.sweep_id JOIN variants v ON v.id ="
-                           " c.variant_id LEFT JOIN game_metrics m ON"
-                           " m.game_id = g.id WHERE ?1 IS NULL OR s.name = ?1"
-                           " ORDER BY g.id", -1, &q, NULL) != SQLITE_OK
-        || (sweep && sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC)
+     * connection). A game's row is written after the read has passed that
+     * game, so no row the read still has to see changes under it. */
+    if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM game_view WHERE ?1 IS"
+                           " NULL OR sweep = ?1", -1, &count, NULL)
+            != SQLITE_OK
+        || (sweep && sqlite3_bind_text(count, 1, sweep, -1, SQLITE_STATIC)
                          != SQLITE_OK)
+        || sqlite3_step(count) != SQLITE_ROW
+        || sqlite3_prepare_v2(db, "SELECT engine_behaviour FROM game_metrics"
+                              " WHERE game_id = ?1", -1, &f.cached, NULL)
+               != SQLITE_OK
         || sqlite3_prepare_v2(db, "INSERT INTO game_metrics (game_id,"
                               " positions, legal_moves, engine_behaviour)"
                               " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (game_id)"
                               " DO UPDATE SET positions = excluded.positions,"
                               " legal_moves = excluded.legal_moves,"
                               " engine_behaviour = excluded.engine_behaviour",
-                              -1, &ins, NULL) != SQLITE_OK) {
+                              -1, &f.ins, NULL) != SQLITE_OK) {
         store_error(db, err, errsz, "reading the games");
         goto done;
     }
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(q, 0);
-        const char *text = (const char *)sqlite3_column_text(q, 1);
-        char why[512];
-        const struct variant *v =
-            memo_variant(&memo, &n_memo, text ? text : "", why, sizeof why);
-        if (!v) {
-            snprintf(err, errsz, "game %lld: its variant: %s", (long long)id,
-                     why);
-            goto done;
-        }
-        long total = sqlite3_column_int64(q, 6);
-        out->games++;
-        if (sqlite3_column_type(q, 5) != SQLITE_NULL
-            && sqlite3_column_int(q, 5) >= v->game->behaviour_version) {
-            out->cached++;
-            continue;
-        }
-        struct replayed r;
-        const char *pos = (const char *)sqlite3_column_text(q, 2);
-        const char *opening = (const char *)sqlite3_column_text(q, 3);
-        const char *moves = (const char *)sqlite3_column_text(q, 4);
-        if (replay_counting(v, pos ? pos : "", opening ? opening : "",
-                            moves ? moves : "", &r, why, sizeof why) != 0) {
-            snprintf(err, errsz, "game %lld does not replay: %s",
-                     (long long)id, why);
-            goto done;
-        }
-        if (!in_tx && store_exec(st, "BEGIN IMMEDIATE", err, errsz) != 0)
-            goto done;
-        in_tx = 1;
-        sqlite3_reset(ins);
-        sqlite3_bind_int64(ins, 1, id);
-        sqlite3_bind_int64(ins, 2, r.positions);
-        sqlite3_bind_int64(ins, 3, r.legal_moves);
-        sqlite3_bind_int(ins, 4, v->game->behaviour_version);
-        if (sqlite3_step(ins) != SQLITE_DONE) {
-            store_error(db, err, errsz, "caching a game's metrics");
-            goto done;
-        }
-        if (++out->computed % METRICS_BATCH == 0) {
-            if (store_exec(st, "COMMIT", err, errsz) != 0)
-                goto done;
-            in_tx = 0;
-            if (progress)
-                progress(out->games, total);
-        }
-    }
-    if (step != SQLITE_DONE) {
-        store_error(db, err, errsz, "reading the games");
+    f.total = sqlite3_column_int64(count, 0);
+    struct store_game_filter which = {.sweep = sweep, .order = STORE_BY_ID};
+    if (store_each_game(db, &which, fill_game, &f, err, errsz) != 0)
         goto done;
-    }
-    if (in_tx && store_exec(st, "COMMIT", err, errsz) != 0)
+    if (f.in_tx && store_exec(st, "COMMIT", err, errsz) != 0)
         goto done;
-    in_tx = 0;
+    f.in_tx = 0;
     rc = 0;
 done:
-    if (in_tx)
+    if (f.in_tx)
         store_rollback(st, NULL, 0);
-    sqlite3_finalize(q);
-    sqlite3_finalize(ins);
-    free(memo);
+    sqlite3_finalize(count);
+    sqlite3_finalize(f.cached);
+    sqlite3_finalize(f.ins);
+    free(f.memo);
     return rc;
 }

@@ -114,6 +114,56 @@ static int seen(const struct pool *p, const struct variant *v,
     return 0;
 }
 
+/* One game add_game replays: where its positions go, and what it is. */
+struct adding {
+    struct pool *p;
+    const struct variant *v;
+    const struct plan *pl;
+    int winner, total; /* the winning seat (-1: none); its moves */
+    const char *label;
+    char *err;
+    size_t errsz;
+};
+
+/* game_replay's visitor: adds a position an agent moved from among the
+ * game's last pl->last_plies, if the game was won, is still going there,
+ * the position reads back from its text, and the pool lacks it. */
+static int add_position(void *arg, const struct game *g,
+                        const struct game_replay_step *step)
+{
+    struct adding *a = arg;
+    _Alignas(GAME_STATE_ALIGN) unsigned char fresh[GAME_MAX_STATE_SIZE];
+    char text[1024];
+    int ply = step->ply;
+    if (!step->move || a->winner < 0 || ply < a->total - a->pl->last_plies
+        || g->status(step->st).outcome != GAME_ONGOING
+        || g->to_text(step->st, text, sizeof text) < 0
+        || g->from_text(fresh, a->v, text, a->err, a->errsz) != 0
+        || seen(a->p, a->v, text, position_key(a->v, text)))
+        return 0;
+    struct pool *p = a->p;
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 1024;
+        struct candidate *grown = realloc(p->c, sizeof *grown * (size_t)p->cap);
+        if (!grown) {
+            game_error(a->err, a->errsz, "out of memory");
+            return 2; /* add_game: the message is in err */
+        }
+        p->c = grown;
+    }
+    struct candidate *c = &p->c[p->n++];
+    memset(c, 0, sizeof *c);
+    c->variant = *a->v;
+    snprintf(c->position, sizeof c->position, "%s", text);
+    snprintf(c->source, sizeof c->source, "%s@%d", a->label, ply);
+    c->key = position_key(a->v, text);
+    c->kinds = g->to_move(step->st) != a->winner ? 1u << TACTIC_DEFEND
+               : ply >= a->total - a->pl->win5_last_plies
+                   ? 1u << TACTIC_WIN3 | 1u << TACTIC_WIN5
+                   : 1u << TACTIC_WIN3;
+    return 0;
+}
+
 /* Replays one game's moves and adds its last positions to p. Returns 0,
  * or -1 with a message (a stored game that does not replay). */
 static int add_game(struct pool *p, const struct variant *v, const char *moves,
@@ -121,58 +171,20 @@ static int add_game(struct pool *p, const struct variant *v, const char *moves,
                     char *err, size_t errsz)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    _Alignas(GAME_STATE_ALIGN) unsigned char fresh[GAME_MAX_STATE_SIZE];
-    const struct game *g = v->game;
-    int total = 0;
-    for (const char *q = moves; *q; total++) {
+    struct adding a = {p, v, pl, winner, 0, label, err, errsz};
+    for (const char *q = moves; *q; a.total++) {
         while (*q == ' ')
             q++;
         if (!*q)
             break;
         q += strcspn(q, " ");
     }
-    g->init(st, v);
-    const char *q = moves;
-    char tok[32], text[1024];
-    for (int ply = 0; ply < total; ply++) {
-        if (winner >= 0 && ply >= total - pl->last_plies
-            && g->status(st).outcome == GAME_ONGOING
-            && g->to_text(st, text, sizeof text) >= 0
-            && g->from_text(fresh, v, text, err, errsz) == 0
-            && !seen(p, v, text, position_key(v, text))) {
-            if (p->n == p->cap) {
-                p->cap = p->cap ? 2 * p->cap : 1024;
-                struct candidate *grown =
-                    realloc(p->c, sizeof *grown * (size_t)p->cap);
-                if (!grown)
-                    return game_error(err, errsz, "out of memory");
-                p->c = grown;
-            }
-            struct candidate *c = &p->c[p->n++];
-            memset(c, 0, sizeof *c);
-            c->variant = *v;
-            snprintf(c->position, sizeof c->position, "%s", text);
-            snprintf(c->source, sizeof c->source, "%s@%d", label, ply);
-            c->key = position_key(v, text);
-            c->kinds = g->to_move(st) != winner ? 1u << TACTIC_DEFEND
-                       : ply >= total - pl->win5_last_plies
-                           ? 1u << TACTIC_WIN3 | 1u << TACTIC_WIN5
-                           : 1u << TACTIC_WIN3;
-        }
-        while (*q == ' ')
-            q++;
-        size_t len = strcspn(q, " ");
-        if (len >= sizeof tok)
-            return game_error(err, errsz, "%s: a move too long", label);
-        memcpy(tok, q, len);
-        tok[len] = '\0';
-        q += len;
-        move_t m;
-        if (game_parse_move(g, st, tok, &m, err, errsz) != 0)
-            return -1;
-        g->apply(st, m);
-    }
-    return 0;
+    char why[256];
+    int rc = game_replay(v, st, NULL, NULL, moves, add_position, &a, NULL,
+                         why, sizeof why);
+    if (rc == -1)
+        return game_error(err, errsz, "%s: %s", label, why);
+    return rc ? -1 : 0;
 }
 
 /* Whether the sweep's games start from openings (a database whose games
@@ -192,54 +204,48 @@ static int has_openings(sqlite3 *db, const char *sweep)
     return found;
 }
 
-/* Reads the sweep's games of g, in the fixed order, into p. */
+/* What read_games gathers: the pool and the plan. */
+struct reading {
+    struct pool *p;
+    const struct plan *pl;
+    int games;
+    char *err;
+    size_t errsz;
+};
+
+/* store_each_game's visitor: adds one stored game's last positions. */
+static int read_game(void *arg, const struct store_game *sg)
+{
+    struct reading *r = arg;
+    struct variant v;
+    char label[80];
+    if (variant_parse(sg->variant, &v, r->err, r->errsz) != 0)
+        return -1;
+    snprintf(label, sizeof label, "%s-%s#%d", sg->agent_name[0],
+             sg->agent_name[1], sg->game_index);
+    if (add_game(r->p, &v, sg->moves, sg->winner_seat, r->pl, label, r->err,
+                 r->errsz) != 0)
+        return -1;
+    r->games++;
+    return 0;
+}
+
+/* Reads the sweep's games of g, in the fixed order (by variant, agent
+ * names and game index), into p. */
 static int read_games(sqlite3 *db, const char *sweep, const struct plan *pl,
                       const struct game *g, struct pool *p, int *games,
                       char *err, size_t errsz)
 {
-    sqlite3_stmt *q;
-    int rc;
     *games = 0;
     if (has_openings(db, sweep))
         return game_error(err, errsz, "sweep %s has games that start from "
                           "openings: not supported", sweep);
-    if (sqlite3_prepare_v2(db, "SELECT variant, agent0_name, agent1_name,"
-                           " game_index, moves, winner_seat FROM game_view"
-                           " WHERE sweep = ?1"
-                           " AND game = ?2 ORDER BY variant, agent0_name,"
-                           " agent1_name, game_index", -1, &q, NULL)
-        != SQLITE_OK)
-        return game_error(err, errsz, "reading the games: %s",
-                          sqlite3_errmsg(db));
-    sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, g->name, -1, SQLITE_STATIC);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        struct variant v;
-        char label[80];
-        if (variant_parse((const char *)sqlite3_column_text(q, 0), &v, err,
-                          errsz) != 0)
-            goto fail;
-        snprintf(label, sizeof label, "%s-%s#%d",
-                 (const char *)sqlite3_column_text(q, 1),
-                 (const char *)sqlite3_column_text(q, 2),
-                 sqlite3_column_int(q, 3));
-        int winner = sqlite3_column_type(q, 5) == SQLITE_NULL
-                         ? -1
-                         : sqlite3_column_int(q, 5);
-        if (add_game(p, &v, (const char *)sqlite3_column_text(q, 4), winner,
-                     pl, label, err, errsz) != 0)
-            goto fail;
-        (*games)++;
-    }
-    if (rc != SQLITE_DONE) {
-        game_error(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
-        goto fail;
-    }
-    sqlite3_finalize(q);
-    return 0;
-fail:
-    sqlite3_finalize(q);
-    return -1;
+    struct reading r = {p, pl, 0, err, errsz};
+    struct store_game_filter f = {.sweep = sweep, .game = g->name,
+                                  .order = STORE_BY_CELL};
+    int rc = store_each_game(db, &f, read_game, &r, err, errsz);
+    *games = r.games;
+    return rc;
 }
 
 /* The kept positions of one game, by category, in the order taken. */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "rng.h"
+#include "store.h"
 
 int tune_is_held_out(uint64_t seed, int64_t game_id, double holdout)
 {
@@ -78,54 +79,62 @@ static void offer(struct sampler *sm, const void *st, int64_t id, int ply,
     eval_features(sm->e, st, p->f);
 }
 
-/* Replays one stored game and offers its eligible positions. Returns 0,
- * or -1 with a message. */
-static int sample_game(struct sampler *sm, const struct variant *v,
-                       int64_t id, const char *moves, const char *result,
-                       const char *position, const char *opening, char *err,
-                       size_t errsz)
+/* One stored game being sampled: its result and the seat flip. */
+struct sampled_game {
+    struct sampler *sm;
+    int64_t id;
+    double r0;  /* seat 0's points */
+    int flip;   /* the seat that moved first after the opening */
+};
+
+/* game_replay's visitor: offers each position the game is still going in,
+ * from the sampler's first ply on, that the mover cannot win at once. */
+static int offer_position(void *arg, const struct game *g,
+                          const struct game_replay_step *step)
 {
-    double r0;
-    if (strcmp(result, "seat0") == 0)
-        r0 = 1;
-    else if (strcmp(result, "seat1") == 0)
-        r0 = 0;
-    else if (strcmp(result, "draw") == 0)
-        r0 = 0.5;
+    struct sampled_game *sg = arg;
+    if (step->ply == 0)
+        sg->flip = g->to_move(step->st);
+    if (g->status(step->st).outcome == GAME_ONGOING
+        && step->ply >= sg->sm->o->skip_plies
+        && !game_mover_wins_at_once(g, step->st))
+        offer(sg->sm, step->st, sg->id, step->ply, sg->r0, sg->flip);
+    return 0;
+}
+
+/* What tune_sample_variant reads: the sampler and the variant. */
+struct sample_reader {
+    struct sampler *sm;
+    const struct variant *v;
+    char *err;
+    size_t errsz;
+};
+
+/* store_each_game's visitor: replays one stored game and offers its
+ * eligible positions. Returns 0, or -1 with a message. */
+static int sample_game(void *arg, const struct store_game *sg)
+{
+    struct sample_reader *rd = arg;
+    struct sampled_game one = {rd->sm, sg->id, 0, 0};
+    if (strcmp(sg->result, "seat0") == 0)
+        one.r0 = 1;
+    else if (strcmp(sg->result, "seat1") == 0)
+        one.r0 = 0;
+    else if (strcmp(sg->result, "draw") == 0)
+        one.r0 = 0.5;
     else
-        return game_error(err, errsz, "game %lld has result '%s', not "
-                          "seat0, seat1 or draw", (long long)id, result);
-    const struct game *g = v->game;
+        return game_error(rd->err, rd->errsz, "game %lld has result '%s', "
+                          "not seat0, seat1 or draw", (long long)sg->id,
+                          sg->result);
+    rd->sm->s->games++;
+    rd->sm->s->games_held_out += tune_is_held_out(rd->sm->o->seed, sg->id,
+                                                  rd->sm->o->holdout);
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     char why[256];
-    if (game_setup(v, st, position[0] ? position : NULL, opening, why,
-                   sizeof why) != 0)
-        return game_error(err, errsz, "game %lld: its opening does not "
-                          "replay: %s", (long long)id, why);
-    int flip = g->to_move(st), ply = 0;
-    sm->s->games++;
-    sm->s->games_held_out += tune_is_held_out(sm->o->seed, id,
-                                              sm->o->holdout);
-    for (const char *p = moves;;) {
-        while (*p == ' ')
-            p++;
-        if (g->status(st).outcome != GAME_ONGOING)
-            break;
-        if (ply >= sm->o->skip_plies && !game_mover_wins_at_once(g, st))
-            offer(sm, st, id, ply, r0, flip);
-        size_t len = strcspn(p, " ");
-        if (!len)
-            break;
-        char text[64];
-        snprintf(text, sizeof text, "%.*s", (int)(len < 63 ? len : 63), p);
-        p += len;
-        move_t m;
-        if (game_parse_move(g, st, text, &m, why, sizeof why) != 0)
-            return game_error(err, errsz, "game %lld, agent ply %d: %s",
-                              (long long)id, ply + 1, why);
-        g->apply(st, m);
-        ply++;
-    }
+    if (game_replay(rd->v, st, sg->opening_position, sg->opening, sg->moves,
+                    offer_position, &one, NULL, why, sizeof why) != 0)
+        return game_error(rd->err, rd->errsz, "game %lld: %s",
+                          (long long)sg->id, why);
     return 0;
 }
 
@@ -145,44 +154,15 @@ int tune_sample_variant(sqlite3 *db, const char *variant,
     if (!out->p)
         return game_error(err, errsz, "out of memory for %d positions",
                           o->max_positions);
-    sqlite3_stmt *q = NULL;
-    int rc = -1;
-    if (sqlite3_prepare_v2(db, "SELECT id, moves, result, opening_position, "
-                           "opening FROM game_view WHERE variant = ?1 AND "
-                           "(?2 IS NULL OR sweep = ?2) ORDER BY id", -1, &q,
-                           NULL) != SQLITE_OK) {
-        game_error(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
-        goto cleanup;
-    }
-    sqlite3_bind_text(q, 1, variant, -1, SQLITE_STATIC);
-    if (o->sweep)
-        sqlite3_bind_text(q, 2, o->sweep, -1, SQLITE_STATIC);
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(q, 0);
-        const char *text[4];
-        for (int c = 0; c < 4; c++)
-            text[c] = (const char *)sqlite3_column_text(q, c + 1);
-        if (!text[0] || !text[1] || !text[2] || !text[3]) {
-            game_error(err, errsz, "game %lld has an empty (NULL) column",
-                       (long long)id);
-            goto cleanup;
-        }
-        if (sample_game(&sm, &v, id, text[0], text[1], text[2], text[3], err,
-                        errsz) != 0)
-            goto cleanup;
-    }
-    if (step != SQLITE_DONE) {
-        game_error(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
-        goto cleanup;
+    struct store_game_filter f = {.sweep = o->sweep, .variant = variant,
+                                  .order = STORE_BY_ID};
+    struct sample_reader rd = {&sm, &v, err, errsz};
+    if (store_each_game(db, &f, sample_game, &rd, err, errsz) != 0) {
+        tune_sample_free(out);
+        return -1;
     }
     qsort(out->p, (size_t)out->n, sizeof *out->p, by_game_then_ply);
-    rc = 0;
-cleanup:
-    sqlite3_finalize(q);
-    if (rc != 0)
-        tune_sample_free(out);
-    return rc;
+    return 0;
 }
 
 void tune_sample_free(struct tune_sample *s)

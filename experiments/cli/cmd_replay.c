@@ -8,44 +8,85 @@
  * database read-only, so it is safe while a sweep is writing it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "store.h"
 
-/* Plays the space-separated moves onto st (a state of g), each checked
- * for legality, printing each move and the board when show is set (with
- * the agents' seat: the game's seat xor flip); the count played goes to
- * *plies. Returns 0, or -1 after printing "ply N:" and why the move is not
- * legal. */
-static int replay_moves(const struct game *g, void *st, const char *moves,
-                        int show, int flip, int *plies)
+/* What `replay` shows as it replays. */
+struct showing {
+    int show, flip; /* print each move; the agents' seat 0 */
+};
+
+/* game_replay's visitor: with --show, prints each move and the board
+ * after it (the agents' seat: the game's seat xor flip). The board after
+ * a move is the position of the next step, so each step prints the move
+ * before it is played and the board once it is. */
+static int show_move(void *arg, const struct game *g,
+                     const struct game_replay_step *step)
 {
-    char buf[64], err[256];
-    *plies = 0;
-    for (const char *p = moves; *p;) {
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
-        if (!len)
-            break;
-        snprintf(buf, sizeof buf, "%.*s", (int)(len < 63 ? len : 63), p);
-        p += len;
-        move_t m;
-        if (game_parse_move(g, st, buf, &m, err, sizeof err) != 0) {
-            printf("ply %d: %s\n", *plies + 1, err);
-            return -1;
-        }
-        int seat = g->to_move(st);
-        g->apply(st, m);
-        ++*plies;
-        if (show) {
-            printf("%3d. seat %d (%s): %s\n", *plies, seat ^ flip,
-                   g->seat_side(st, seat), buf);
-            cli_draw_board(g, st);
-        }
+    struct showing *sh = arg;
+    if (step->ply == 0)
+        sh->flip = g->to_move(step->st);
+    if (!sh->show)
+        return 0;
+    if (step->ply > 0)
+        cli_draw_board(g, step->st);
+    if (step->move) {
+        int seat = g->to_move(step->st);
+        printf("%3d. seat %d (%s): %s\n", step->ply + 1, seat ^ sh->flip,
+               g->seat_side(step->st, seat), step->move);
     }
     return 0;
+}
+
+/* The stored game `replay` checks, found by store_each_game. */
+struct stored {
+    int found;
+    char variant[VARIANT_TEXT_MAX];
+    char agent[2][VARIANT_TEXT_MAX];
+    char *position, *opening, *moves, *result, *reason;
+    int plies;
+};
+
+/* store_each_game's visitor: keeps a copy of the one game asked for;
+ * 2 when memory is short. */
+static int keep_game(void *arg, const struct store_game *g)
+{
+    struct stored *s = arg;
+    s->found = 1;
+    snprintf(s->variant, sizeof s->variant, "%s", g->variant);
+    snprintf(s->agent[0], sizeof s->agent[0], "%s", g->agent_spec[0]);
+    snprintf(s->agent[1], sizeof s->agent[1], "%s", g->agent_spec[1]);
+    s->position = strdup(g->opening_position);
+    s->opening = strdup(g->opening);
+    s->moves = strdup(g->moves);
+    s->result = strdup(g->result);
+    s->reason = strdup(g->reason);
+    s->plies = g->plies;
+    if (!s->position || !s->opening || !s->moves || !s->result || !s->reason)
+        return 2; /* run_replay: out of memory */
+    return 0;
+}
+
+/* Compares the replayed end of the game with the stored one and says so.
+ * Returns CLI_OK when they agree, CLI_FAIL otherwise. */
+static int compare_end(const struct game *g, const void *state, int flip,
+                       int plies, const struct stored *s)
+{
+    struct game_status end = g->status(state);
+    if (flip && end.outcome != GAME_DRAW && end.outcome != GAME_ONGOING)
+        end.outcome = end.outcome == GAME_WIN_SEAT0 ? GAME_WIN_SEAT1
+                                                    : GAME_WIN_SEAT0;
+    static const char *const results[] = {"ongoing", "seat0", "seat1", "draw"};
+    int same = strcmp(results[end.outcome], s->result) == 0
+               && strcmp(end_reason_name(end.reason), s->reason) == 0
+               && plies == s->plies;
+    printf("replayed %d plies: %s by %s; stored: %s by %s in %d plies: %s\n",
+           plies, results[end.outcome], end_reason_name(end.reason),
+           s->result, s->reason, s->plies, same ? "consistent" : "MISMATCH");
+    return same ? CLI_OK : CLI_FAIL;
 }
 
 /* `rulelab replay` (the run contract of struct cli_command): replays a
@@ -68,64 +109,47 @@ static int run_replay(int argc, char **argv)
     struct store *st;
     if (cli_open_readonly(pos[0], &st) != 0)
         return CLI_FAIL;
-    sqlite3_stmt *q;
+    struct stored s = {0};
+    struct store_game_filter f = {.id = id};
+    char err[512];
     rc = CLI_FAIL;
-    if (sqlite3_prepare_v2(store_db(st), "SELECT variant, moves, result, "
-                           "reason, plies, agent0, agent1, opening_position, "
-                           "opening FROM game_view WHERE id = ?1", -1, &q,
-                           NULL) != SQLITE_OK) {
-        fprintf(stderr, "rulelab replay: %s\n", sqlite3_errmsg(store_db(st)));
-        store_close(st);
-        return CLI_FAIL;
+    int read = store_each_game(store_db(st), &f, keep_game, &s, err,
+                               sizeof err);
+    if (read != 0) {
+        fprintf(stderr, "rulelab replay: %s\n",
+                read == 2 ? "out of memory" : err);
+        goto done;
     }
-    sqlite3_bind_int64(q, 1, id);
-    if (sqlite3_step(q) != SQLITE_ROW) {
+    if (!s.found) {
         fprintf(stderr, "rulelab replay: no game %ld in %s\n", id, pos[0]);
         goto done;
     }
-    const char *variant = (const char *)sqlite3_column_text(q, 0);
-    const char *moves = (const char *)sqlite3_column_text(q, 1);
-    const char *result = (const char *)sqlite3_column_text(q, 2);
-    const char *reason = (const char *)sqlite3_column_text(q, 3);
-    int stored_plies = sqlite3_column_int(q, 4), plies;
-    const char *position = (const char *)sqlite3_column_text(q, 7);
-    const char *opening = (const char *)sqlite3_column_text(q, 8);
-    if (!variant || !moves || !result || !reason || !sqlite3_column_text(q, 5)
-        || !sqlite3_column_text(q, 6) || !position || !opening) {
-        fprintf(stderr, "rulelab replay: game %ld in %s has an empty (NULL) "
-                "column\n", id, pos[0]);
-        goto done;
-    }
-    printf("game %ld: %s\nseat 0: %s\nseat 1: %s\n", id, variant,
-           sqlite3_column_text(q, 5), sqlite3_column_text(q, 6));
+    printf("game %ld: %s\nseat 0: %s\nseat 1: %s\n", id, s.variant,
+           s.agent[0], s.agent[1]);
+    if (s.position[0] || s.opening[0])
+        printf("opening: %s%s%s\n", s.position[0] ? s.position : "the start",
+               s.opening[0] ? ", then " : "", s.opening);
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char state[GAME_MAX_STATE_SIZE];
-    if (position[0] || opening[0])
-        printf("opening: %s%s%s\n", position[0] ? position : "the start",
-               opening[0] ? ", then " : "", opening);
-    if (cli_setup(variant, position[0] ? position : NULL, opening, &v, state)
-        != 0)
+    if (cli_setup(s.variant, s.position[0] ? s.position : NULL, s.opening,
+                  &v, state) != 0)
         goto done;
-    /* the seat that moves first after the opening is the agents' seat 0 */
-    int flip = v.game->to_move(state);
-    if (show && (position[0] || opening[0]))
+    if (show && (s.position[0] || s.opening[0]))
         cli_draw_board(v.game, state);
-    if (replay_moves(v.game, state, moves, show, flip, &plies) != 0)
+    struct showing sh = {show, 0};
+    int plies;
+    if (game_replay(&v, state, s.position, s.opening, s.moves, show_move, &sh,
+                    &plies, err, sizeof err) != 0) {
+        printf("%s\n", err);
         goto done;
-    struct game_status s = v.game->status(state);
-    if (flip && s.outcome != GAME_DRAW && s.outcome != GAME_ONGOING)
-        s.outcome = s.outcome == GAME_WIN_SEAT0 ? GAME_WIN_SEAT1
-                                                : GAME_WIN_SEAT0;
-    static const char *const results[] = {"ongoing", "seat0", "seat1", "draw"};
-    int same = strcmp(results[s.outcome], result) == 0
-               && strcmp(end_reason_name(s.reason), reason) == 0
-               && plies == stored_plies;
-    printf("replayed %d plies: %s by %s; stored: %s by %s in %d plies: %s\n",
-           plies, results[s.outcome], end_reason_name(s.reason), result,
-           reason, stored_plies, same ? "consistent" : "MISMATCH");
-    rc = same ? CLI_OK : CLI_FAIL;
+    }
+    rc = compare_end(v.game, state, sh.flip, plies, &s);
 done:
-    sqlite3_finalize(q);
+    free(s.position);
+    free(s.opening);
+    free(s.moves);
+    free(s.result);
+    free(s.reason);
     store_close(st);
     return rc;
 }

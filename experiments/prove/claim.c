@@ -54,46 +54,55 @@ static void on_signal(int sig)
     atomic_store(&stop_requested, 1);
 }
 
+/* game_replay's visitor: keeps the position in *c when the game is going
+ * on and its side to move could land its king on the top rank (a later
+ * one replaces it). */
+static int keep_claim_position(void *arg, const struct game *g,
+                               const struct game_replay_step *step)
+{
+    struct candidate *c = arg;
+    if (g->status(step->st).outcome == GAME_ONGOING
+        && g->king_landing_open(step->st)) {
+        c->ply = step->ply;
+        g->to_text(step->st, c->position, sizeof c->position);
+        c->game_id = 1; /* found; sample_game sets the id */
+    }
+    return 0;
+}
+
 /* Replays one stored game of a game with Kings Landing and takes its last
  * claim position (the latest moment its side to move could still land its
  * king on the top rank: the first such position is the empty board in
- * every game). Returns 1 if c was filled, 0 for a game without one or of
- * a game without Kings Landing. */
-static int sample_game(int64_t id, const char *variant, const char *moves,
-                       struct candidate *c)
+ * every game); plies count from the variant's start, the opening's moves
+ * included. Returns 1 if c was filled, 0 for a game without one or of a
+ * game without Kings Landing, -1 with a message for a game whose moves do
+ * not replay. */
+static int sample_game(const struct store_game *sg, struct candidate *c,
+                       char *err, size_t errsz)
 {
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
-    char tok[32], err[256];
-    if (variant_parse(variant, &c->variant, err, sizeof err) != 0
+    char why[256];
+    if (variant_parse(sg->variant, &c->variant, why, sizeof why) != 0
         || !c->variant.game->king_landing_open)
         return 0;
-    const struct game *g = c->variant.game;
-    g->init(st, &c->variant);
-    const char *p = moves;
-    int found = 0;
-    for (int ply = 0;; ply++) {
-        if (g->status(st).outcome != GAME_ONGOING)
-            return found;
-        if (g->king_landing_open(st)) {
-            c->game_id = id;
-            c->ply = ply;
-            snprintf(c->variant_text, sizeof c->variant_text, "%s", variant);
-            g->to_text(st, c->position, sizeof c->position);
-            found = 1;
-        }
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
-        if (!len || len >= sizeof tok)
-            return found;
-        memcpy(tok, p, len);
-        tok[len] = '\0';
-        p += len;
-        move_t m;
-        if (game_parse_move(g, st, tok, &m, err, sizeof err) != 0)
-            return 0; /* a stored game that does not replay: skip it */
-        g->apply(st, m);
-    }
+    size_t n = strlen(sg->opening) + strlen(sg->moves) + 2;
+    char *line = malloc(n);
+    if (!line)
+        return game_error(err, errsz, "out of memory");
+    snprintf(line, n, "%s%s%s", sg->opening, sg->opening[0] ? " " : "",
+             sg->moves);
+    c->game_id = 0;
+    int rc = game_replay(&c->variant, st, NULL, NULL, line,
+                         keep_claim_position, c, NULL, why, sizeof why);
+    free(line);
+    if (rc != 0)
+        return game_error(err, errsz, "game %lld does not replay: %s",
+                          (long long)sg->id, why);
+    if (!c->game_id)
+        return 0;
+    c->game_id = sg->id;
+    snprintf(c->variant_text, sizeof c->variant_text, "%s", sg->variant);
+    return 1;
 }
 
 /* The certificate folder's path as written (dir) and as stored in the
@@ -285,71 +294,68 @@ static int store_candidate(sqlite3 *db, const struct candidate *c,
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* What sample() gathers while it reads the games. */
+struct sampling {
+    sqlite3 *db;
+    const struct claim_options *o;
+    struct candidate *c;
+    int n, cap, taken;
+    struct claim_summary *sum;
+    char *err;
+    size_t errsz;
+};
+
+/* store_each_game's visitor: the claim position of one more game, kept
+ * unless it is answered already. Returns 0 to go on, 1 once o->positions
+ * games gave one, -1 with a message. */
+static int sample_one(void *arg, const struct store_game *sg)
+{
+    struct sampling *s = arg;
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 64;
+        struct candidate *grown = realloc(s->c, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return game_error(s->err, s->errsz, "out of memory");
+        s->c = grown;
+        s->cap = cap;
+    }
+    struct candidate *c = &s->c[s->n];
+    memset(c, 0, sizeof *c);
+    int found = sample_game(sg, c, s->err, s->errsz);
+    if (found <= 0)
+        return found;
+    s->taken++;
+    int stored = already_stored(s->db, c, s->o);
+    if (stored < 0)
+        return game_error(s->err, s->errsz, "reading the claims: %s",
+                          sqlite3_errmsg(s->db));
+    if (stored)
+        s->sum->skipped++;
+    else
+        s->n++;
+    return s->o->positions && s->taken >= s->o->positions ? 1 : 0;
+}
+
 /* Reads the candidates from the stored games: the claim positions of the
  * first o->positions games that have one (all if 0), in game id order,
- * less those already answered (counted in sum->skipped). Returns how
- * many, or -1 with a message. */
+ * less those already answered (counted in sum->skipped). A game with an
+ * opening is replayed through the opening's moves, then the agents'; one
+ * that starts from a position text is left out (its plies could not be
+ * counted from the start). Returns how many, or -1 with a message. */
 static int sample(sqlite3 *db, const struct claim_options *o,
                   struct candidate **out, struct claim_summary *sum,
                   char *err, size_t errsz)
 {
-    sqlite3_stmt *q;
-    int n = 0, cap = 0, taken = 0, rc;
+    struct sampling s = {db, o, NULL, 0, 0, 0, sum, err, errsz};
+    struct store_game_filter f = {.sweep = o->sweep, .from_start = 1,
+                                  .order = STORE_BY_ID};
     *out = NULL;
-    /* A game with an opening is the opening's moves, then the agents';
-     * one from a position text cannot be replayed from the start. */
-    if (sqlite3_prepare_v2(db, "SELECT id, variant, CASE opening WHEN '' THEN"
-                           " moves ELSE opening || ' ' || moves END FROM"
-                           " game_view WHERE (?1 IS NULL OR sweep = ?1) AND"
-                           " opening_position = '' ORDER BY id", -1, &q,
-                           NULL) != SQLITE_OK) {
-        snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
+    if (store_each_game(db, &f, sample_one, &s, err, errsz) < 0) {
+        free(s.c);
         return -1;
     }
-    if (o->sweep
-        && sqlite3_bind_text(q, 1, o->sweep, -1, SQLITE_STATIC) != SQLITE_OK) {
-        snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
-        goto fail;
-    }
-    while ((!o->positions || taken < o->positions)
-           && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct candidate *grown = realloc(*out, sizeof *grown * (size_t)cap);
-            if (!grown) {
-                snprintf(err, errsz, "out of memory");
-                goto fail;
-            }
-            *out = grown;
-        }
-        struct candidate *c = &(*out)[n];
-        memset(c, 0, sizeof *c);
-        if (!sample_game(sqlite3_column_int64(q, 0),
-                         (const char *)sqlite3_column_text(q, 1),
-                         (const char *)sqlite3_column_text(q, 2), c))
-            continue;
-        taken++;
-        int stored = already_stored(db, c, o);
-        if (stored < 0) {
-            snprintf(err, errsz, "reading the claims: %s", sqlite3_errmsg(db));
-            goto fail;
-        }
-        if (stored)
-            sum->skipped++;
-        else
-            n++;
-    }
-    if ((!o->positions || taken < o->positions) && rc != SQLITE_DONE) {
-        snprintf(err, errsz, "reading the games: %s", sqlite3_errmsg(db));
-        goto fail;
-    }
-    sqlite3_finalize(q);
-    return n;
-fail:
-    sqlite3_finalize(q);
-    free(*out);
-    *out = NULL;
-    return -1;
+    *out = s.c;
+    return s.n;
 }
 
 /* The test hook: RULELAB_CLAIM_STOP_AFTER=K acts as a SIGINT arriving

@@ -197,4 +197,41 @@ long store_games_committed(const struct store *st);
  * each commit.) Returns 0 or -1. */
 int store_end_run(struct store *st, const char *status);
 
+/* One stored game as store_each_game hands it over: every text is the
+ * row's, valid until the visitor returns, and never NULL. */
+struct store_game {
+    int64_t id;
+    const char *sweep, *variant;  /* the variant's canonical text */
+    const char *agent_name[2], *agent_spec[2]; /* per seat */
+    int game_index;               /* within its cell */
+    const char *opening_position; /* "" from the variant's start */
+    const char *opening;          /* moves before the agents' ("" none) */
+    const char *moves;            /* the agents', space-separated */
+    const char *result, *reason;  /* "seat0", "seat1", "draw"; the reason */
+    int plies;                    /* the agents' moves */
+    int winner_seat;              /* 0, 1, or -1 for none */
+};
+
+/* Which stored games store_each_game reads, and in what order. */
+struct store_game_filter {
+    const char *sweep;   /* NULL: every sweep */
+    const char *game;    /* NULL: every game ("tafl", ...) */
+    const char *variant; /* NULL: every variant (canonical text) */
+    int64_t id;          /* 0: every game; else that game alone */
+    int from_start;      /* only games whose opening is no position text */
+    enum { STORE_BY_ID, STORE_BY_CELL } order; /* by id; or by variant,
+                                                  agent names and index */
+};
+
+/* Told of each game store_each_game reads; a non-zero return stops it. */
+typedef int (*store_game_visit)(void *arg, const struct store_game *g);
+
+/* Calls visit(arg, game) for every stored game that f selects, in f's
+ * order. Works on any connection (store_db, or a read-only one). Returns
+ * 0; visit's non-zero return; or -1 with a message (the query failed, or
+ * a game holds a NULL text column: naming the game and the column). */
+int store_each_game(sqlite3 *db, const struct store_game_filter *f,
+                    store_game_visit visit, void *arg, char *err,
+                    size_t errsz);
+
 #endif

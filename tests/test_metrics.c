@@ -2,7 +2,8 @@
  * test_metrics.c -- the game metrics that need replays or per-move values:
  * the game_metrics cache (metrics.h) against the naive tafl reference
  * (tests/ref/tafl_ref.c, which counts every position's legal moves on its
- * own), computed once and then kept; and the report's branching factor,
+ * own), computed once and then kept, and refusing a damaged stored move
+ * with nothing written; and the report's branching factor,
  * lead changes and settled share on a hand-made database whose values are
  * derived by hand below.
  */
@@ -118,6 +119,38 @@ static void test_cache_against_reference(void **state)
     }
     assert_int_equal(n, 12);
     free(rows);
+    db_remove(path);
+    sweep_free(&s);
+}
+
+/* A stored game whose second move was damaged (a man moved onto itself,
+ * never legal): store_each_game hands it over, game_replay refuses it,
+ * and metrics_cache fails naming the game and the move, with no row
+ * written, not even for the games read before it. */
+static void test_cache_refuses_a_damaged_game(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    db_temp_path(path, sizeof path);
+    struct sweep s;
+    if (sweep_parse("cache.ini", cache_sweep, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    struct store *st;
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    struct run_options o = {1, 1, 2.0, 500, {0, 0, NULL}};
+    struct run_result rr;
+    assert_int_equal(runner_run(&s, st, &o, &rr, err, sizeof err), 0);
+    store_close(st);
+    /* game 7: its first move kept, the second made e5e5, the rest dropped */
+    db_exec(path, "UPDATE games SET moves = substr(moves, 1, instr(moves,"
+                  " ' ')) || 'e5e5' WHERE id = 7");
+    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
+    struct metrics_result r;
+    assert_int_equal(metrics_cache(st, NULL, &r, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "game 7 does not replay: move 2 'e5e5' is"
+                                " not legal there"));
+    store_close(st);
+    assert_int_equal(db_count(path, "SELECT COUNT(*) FROM game_metrics"), 0);
     db_remove(path);
     sweep_free(&s);
 }
@@ -260,6 +293,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache_against_reference),
+        cmocka_unit_test(test_cache_refuses_a_damaged_game),
         cmocka_unit_test(test_report_play_metrics),
         cmocka_unit_test(test_report_without_play_metrics),
     };

@@ -462,7 +462,9 @@ static int search(struct ab *a, int ply, int depth, int alpha, int beta,
     move_t hash_move = 0;
     int has_hash = 0;
     if (a->tt) {
-        key = g->search_key(st) ^ a->root_mix;
+        /* a game without search_key: its Zobrist hash, which may tell
+         * apart states that play alike (fewer hits, never a wrong one) */
+        key = (g->search_key ? g->search_key(st) : g->hash(st)) ^ a->root_mix;
         check = g->hash(st);
         const struct tt_entry *e = tt_probe(a, key, check);
         if (e) {

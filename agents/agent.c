@@ -4,7 +4,6 @@
  */
 #include "agent.h"
 
-#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +52,8 @@ const struct agent_kind *const agent_kinds[] = {&random_kind, &mcts_kind,
 int agent_kind_params(const struct agent_kind *kind, struct param_spec *out)
 {
     int weights = kind->uses_eval ? eval_weight_count() : 0, n = 0;
-    assert(kind->n_params + weights <= VARIANT_MAX_PARAMS);
+    if (kind->n_params + weights > VARIANT_MAX_PARAMS)
+        return -1;
     for (int i = 0; i < kind->n_params; i++)
         out[n++] = kind->params[i];
     for (int i = 0; i < weights; i++)
@@ -154,6 +154,13 @@ static const struct agent_kind *parse_spec(const char *spec,
         return NULL;
     }
     *n_params = agent_kind_params(kind, params);
+    if (*n_params < 0) {
+        game_error(err, errsz, "agent %s takes %d parameters of its own and "
+                   "%d evaluation weights, more than the %d a spec holds "
+                   "(VARIANT_MAX_PARAMS, core/variant.h)", kind->name,
+                   kind->n_params, eval_weight_count(), VARIANT_MAX_PARAMS);
+        return NULL;
+    }
     if (spec_parse_args(kind->name, params, *n_params, args, args_end, values,
                         err, errsz))
         return NULL;
@@ -176,6 +183,34 @@ int agent_identity(const char *spec, char *buf, size_t n, char *err,
     if (len < 0)
         return game_error(err, errsz, "%s: the identity is too long", spec);
     return len;
+}
+
+/* Whether kind can play g (agent_plays). */
+static int kind_plays(const struct agent_kind *kind, const struct game *g,
+                      char *err, size_t errsz)
+{
+    if (kind->uses_eval && !eval_of(g))
+        return game_error(err, errsz, "agent %s evaluates positions, and %s "
+                          "has no evaluation (agents/eval.h)", kind->name,
+                          g->name);
+    return 0;
+}
+
+int agent_plays(const struct agent *a, const struct game *g, char *err,
+                size_t errsz)
+{
+    return kind_plays(a->kind, g, err, errsz);
+}
+
+int agent_spec_plays(const char *spec, const struct game *g, char *err,
+                     size_t errsz)
+{
+    struct param_spec params[VARIANT_MAX_PARAMS];
+    double values[VARIANT_MAX_PARAMS];
+    int n_params;
+    const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
+                                               err, errsz);
+    return kind ? kind_plays(kind, g, err, errsz) : -1;
 }
 
 int agent_create(const char *spec, uint64_t seed, struct agent **out,

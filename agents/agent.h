@@ -73,6 +73,17 @@ extern const struct agent_kind *const agent_kinds[];
 int agent_create(const char *spec, uint64_t seed, struct agent **out,
                  char *err, size_t errsz);
 
+/* Whether agent a can play game g: a kind that evaluates positions needs
+ * the game's evaluation (eval_of). Returns 0, or -1 with a message naming
+ * both. */
+int agent_plays(const struct agent *a, const struct game *g, char *err,
+                size_t errsz);
+
+/* agent_plays for the agent spec would make (the spec checked as
+ * agent_create checks it). */
+int agent_spec_plays(const char *spec, const struct game *g, char *err,
+                     size_t errsz);
+
 move_t agent_choose(struct agent *a, const struct game *g, const void *st);
 
 /* Tells the agent that m was played from st; call it for every move of
@@ -93,7 +104,9 @@ int agent_identity(const char *spec, char *buf, size_t n, char *err,
 
 /* Writes the whole parameter table of kind into out (room for
  * VARIANT_MAX_PARAMS): its own parameters, then the evaluation weights if
- * it uses them. Returns how many. Specs are parsed against this table. */
+ * it uses them. Returns how many, or -1 (out untouched) when they would
+ * not fit, which a spec of that kind is then refused for, in every build.
+ * Specs are parsed against this table. */
 int agent_kind_params(const struct agent_kind *kind, struct param_spec *out);
 
 /* Writes, one per line, each kind with its parameters and defaults, then

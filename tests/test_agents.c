@@ -347,6 +347,45 @@ static void test_node_counts_past_float_precision(void **state)
     assert_true(node_mean(&n) == 1.0);
 }
 
+/* agent_plays: a kind that evaluates positions is refused for a game with
+ * no evaluation (here tafl's vtable under another name, which eval_of
+ * does not know), with a message naming both; random plays anything. And
+ * a kind whose parameters would pass VARIANT_MAX_PARAMS is refused at
+ * parse time in every build, where an assert stood before. */
+static void test_agent_needs_what_it_uses(void **state)
+{
+    (void)state;
+    char err[512];
+    struct game no_eval = tafl_game;
+    no_eval.name = "tafl_without_eval";
+    struct agent *ab, *rnd;
+    assert_int_equal(agent_create("ab(nodes=100)", 1, &ab, err, sizeof err), 0);
+    assert_int_equal(agent_create("random", 1, &rnd, err, sizeof err), 0);
+    assert_int_equal(agent_plays(ab, &tafl_game, err, sizeof err), 0);
+    assert_int_equal(agent_plays(ab, &no_eval, err, sizeof err), -1);
+    assert_non_null(strstr(err, "agent ab evaluates positions, and "
+                                "tafl_without_eval has no evaluation"));
+    assert_int_equal(agent_plays(rnd, &no_eval, err, sizeof err), 0);
+    assert_int_equal(agent_spec_plays("ab(nodes=100)", &no_eval, err,
+                                      sizeof err), -1);
+    assert_int_equal(agent_spec_plays("random", &no_eval, err, sizeof err),
+                     0);
+    agent_free(ab);
+    agent_free(rnd);
+    /* a kind with VARIANT_MAX_PARAMS parameters of its own and the
+     * evaluation's weights: its table does not fit, and nothing is written */
+    static struct param_spec own[VARIANT_MAX_PARAMS];
+    struct agent_kind big = {"big", "too many parameters", own,
+                             VARIANT_MAX_PARAMS, NULL, NULL, NULL, NULL, 1, 1,
+                             NULL};
+    struct param_spec table[VARIANT_MAX_PARAMS];
+    memset(table, 0xab, sizeof table);
+    assert_int_equal(agent_kind_params(&big, table), -1);
+    assert_int_equal(((unsigned char *)table)[0], 0xab);
+    big.uses_eval = 0; /* its own alone fit exactly */
+    assert_int_equal(agent_kind_params(&big, table), VARIANT_MAX_PARAMS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_same_seed_same_game),
         cmocka_unit_test(test_node_cap),
         cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_agent_needs_what_it_uses),
         cmocka_unit_test(test_mcts_beats_random),
     };
     return cmocka_run_group_tests_name("agents", tests, NULL, NULL);

@@ -198,9 +198,11 @@ static int run_play(int argc, char **argv)
         if (strcmp(specs[i], "human") == 0)
             continue;
         if (agent_create(specs[i], rng_splitmix64(&x), &seats[i], err,
-                         sizeof err) != 0) {
+                         sizeof err) != 0
+            || agent_plays(seats[i], v.game, err, sizeof err) != 0) {
             fprintf(stderr, "rulelab play: seat %d: %s\n", i, err);
             agent_free(seats[0]);
+            agent_free(seats[1]);
             return CLI_FAIL;
         }
     }

@@ -112,7 +112,8 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     int rc = -1;
     for (int i = 0; i < 2; i++)
         if (agent_create(s->agents[c->agent[i]].spec, rng_splitmix64(&x),
-                         &seat[i], err, errsz) != 0)
+                         &seat[i], err, errsz) != 0
+            || agent_plays(seat[i], g, err, errsz) != 0)
             goto done;
     char identity[VARIANT_TEXT_MAX];
     variant_identity_of(c, identity, sizeof identity);

@@ -357,6 +357,12 @@ static int add_cell(struct reader *r, struct sweep *s, int *cap, int line,
                           "a %s variant's canonical text is longer than %d "
                           "characters",
                           v->game->name, VARIANT_TEXT_MAX - 1);
+    for (int k = 0; k < 2; k++) {
+        char err[1024];
+        if (agent_spec_plays(s->agents[k ? a1 : a0].spec, v->game, err,
+                             sizeof err) != 0)
+            return sweep_fail(r, line, "%s", err);
+    }
     c->agent[0] = a0;
     c->agent[1] = a1;
     c->openings = openings;

@@ -55,7 +55,8 @@ struct game_eval {
                           unsigned char *keep);
 };
 
-/* The evaluation of game g; every game has one. */
+/* The evaluation of game g (found by its name), or NULL for a game that
+ * has none (agent_plays then refuses the agents that evaluate). */
 const struct game_eval *eval_of(const struct game *g);
 
 /* Every game's evaluation, NULL-terminated, in game_list's order. */

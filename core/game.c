@@ -13,8 +13,24 @@
 
 #include "rng.h"
 
-const struct game *const game_list[] = {&serbest_game, &jetan_game,
-                                        &tafl_game, NULL};
+const struct game *game_list[GAME_MAX_GAMES + 1] = {&serbest_game,
+                                                    &jetan_game, &tafl_game,
+                                                    NULL};
+
+int game_register(const struct game *g)
+{
+    int n = 0;
+    while (game_list[n]) {
+        if (strcmp(game_list[n]->name, g->name) == 0)
+            return -1;
+        n++;
+    }
+    if (n == GAME_MAX_GAMES)
+        return -1;
+    game_list[n] = g;
+    game_list[n + 1] = NULL;
+    return 0;
+}
 
 const struct game *game_find(const char *name)
 {

@@ -76,6 +76,10 @@ struct game {
     size_t state_size; /* <= GAME_MAX_STATE_SIZE */
     int max_moves; /* legal_moves never writes more; <= GAME_MAX_MOVES */
     int board_files, board_ranks; /* for drawing the board */
+    /* The deepest `rulelab perft` from the start runs without --force:
+     * the last depth that ends in seconds (0: 3, for a game not yet
+     * measured). */
+    int perft_max_depth;
 
     /* Sets up the start position of the variant v (v->game is this game). */
     void (*init)(void *st, const struct variant *v);
@@ -306,9 +310,19 @@ static inline enum end_reason game_count_draw(int repetitions,
  * internals (a game's own header is for that game's files and tests). */
 extern const struct game serbest_game, jetan_game, tafl_game;
 
-/* Every game, NULL-terminated, in the order `rulelab list` shows them. */
-extern const struct game *const game_list[];
+/* The most games the registry holds: the three, and room for more. */
+#define GAME_MAX_GAMES 8
+
+/* Every game, NULL-terminated, in the order `rulelab list` shows them:
+ * the three games, then any that game_register added. */
+extern const struct game *game_list[GAME_MAX_GAMES + 1];
 const struct game *game_find(const char *name);
+
+/* Adds g to game_list, before any game is played or a variant parsed
+ * (not thread-safe): how a game outside core/, such as the test-only game
+ * of tests/games/, joins every command. Returns 0, or -1 when the list is
+ * full or holds a game of that name already. */
+int game_register(const struct game *g);
 
 const char *end_reason_name(enum end_reason r);
 

@@ -509,6 +509,7 @@ const struct game jetan_game = {
     .max_moves = 512,
     .board_files = 10,
     .board_ranks = 10,
+    .perft_max_depth = 5,
     .init = jetan_init,
     .legal_moves = jetan_legal_moves,
     .random_move = jetan_random_move,

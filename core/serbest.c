@@ -494,6 +494,7 @@ const struct game serbest_game = {
     .max_moves = 1024,
     .board_files = 10,
     .board_ranks = 10,
+    .perft_max_depth = 3,
     .init = serbest_init,
     .legal_moves = serbest_legal_moves,
     .random_move = serbest_random_move,

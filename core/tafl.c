@@ -531,6 +531,7 @@ const struct game tafl_game = {
     .max_moves = 16 * 16,
     .board_files = 9,
     .board_ranks = 9,
+    .perft_max_depth = 5,
     .init = tafl_init,
     .legal_moves = tafl_legal_moves,
     .apply = tafl_apply,

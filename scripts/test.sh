@@ -50,7 +50,7 @@ echo "== debug build with invariant checks (ASan + UBSan, assert on) =="
 # exercise the same core through the binary and would double the time
 # (test_ab_games is the one shell test here: its point is that every
 # build plays ab's recorded games).
-DEBUG_SUITES='^test_(variant|game|shared|tafl|tafl_ludii_rules|tafl_games|tafl_ludii|random_move|bits|bits_arithmetic|jetan|jetan_end|jetan_games|serbest|serbest_games|agents|mcts|ab|ab_games|eval_serbest|eval_jetan|eval_tafl|solver|proof_files|solver_table|stats|skill|harness|tune)$'
+DEBUG_SUITES='^test_(variant|game|shared|conformance|tafl|tafl_ludii_rules|tafl_games|tafl_ludii|random_move|bits|bits_arithmetic|jetan|jetan_end|jetan_games|serbest|serbest_games|agents|mcts|ab|ab_games|eval_serbest|eval_jetan|eval_tafl|solver|proof_files|solver_table|stats|skill|harness|tune)$'
 deps_build build-debug -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
     -DRULELAB_SANITIZE=ON \
     -DRULELAB_CHECK_INVARIANTS=ON

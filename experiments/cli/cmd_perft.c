@@ -11,28 +11,22 @@
 
 #include "cli.h"
 
-/* The deepest perft each game runs without --force: the deepest depth whose
- * count from the start position finished within a few minutes on the
- * project's 2-core AMD EPYC VM, under load (`time build/rulelab perft GAME
- * DEPTH`, Release):
- * tafl 5 in 26 s, jetan 5 in 119 s, serbest 3 in 1.2 s (serbest 4 had not
+/* The deepest perft each game runs without --force, its perft_max_depth
+ * (core/game.h): the deepest depth whose count from the start position
+ * finished within a few minutes on the project's 2-core AMD EPYC VM,
+ * under load (`time build/rulelab perft GAME DEPTH`, Release): tafl 5 in
+ * 26 s, jetan 5 in 119 s, serbest 3 in 1.2 s (serbest 4 had not
  * finished after 600 s). Each further ply multiplies the time by the
  * branching factor (tafl 72, jetan 112, serbest 670 moves at the start), so
  * one more is tens of minutes to hours and `perft tafl 20` would never end.
  * --force allows up to PERFT_FORCED_MAX_DEPTH, e.g. for endgame positions. */
 #define PERFT_FORCED_MAX_DEPTH 20
 
-/* The deepest depth g runs without --force (see above). */
+/* The deepest depth g runs without --force (see above): the game's own
+ * perft_max_depth, or 3 for a game not yet measured. */
 static int perft_max_depth(const struct game *g)
 {
-    static const struct {
-        const char *game;
-        int depth;
-    } limits[] = {{"tafl", 5}, {"jetan", 5}, {"serbest", 3}};
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
-        if (strcmp(limits[i].game, g->name) == 0)
-            return limits[i].depth;
-    return 3; /* a game added later, until it is measured */
+    return g->perft_max_depth > 0 ? g->perft_max_depth : 3;
 }
 
 /* game_perft, reporting an allocation failure on stderr. 0 or -1. */

@@ -169,4 +169,16 @@ check "ply overflow"       1 "ply '4294967296' is too large" -- "$bin" show tafl
 check "serbest no king"    1 "white has no king"     -- "$bin" show serbest --position "10/10/10/10/10/10/10/10/10/10[] w"
 check "serbest king in hand" 0 "to move:  white"     -- "$bin" show serbest --position "k9/10/10/10/10/10/10/10/10/10[K] w"
 
+# Whole-number options, parsed and range-checked by cli_parse for every
+# command alike (the same message, exit 2, as `--name value` or
+# `--name=value`), and a value given twice refused.
+check "number: not a number"  2 "--plies must be a whole number from 1 to 64, not 'x'" -- "$bin" solve tafl --plies x
+check "number: below range"   2 "--plies must be a whole number from 1 to 64, not '0'" -- "$bin" solve tafl --plies=0
+check "number: overflow"      2 "--seed must be a whole number from 0 to 2147483647, not '99999999999999999999'" -- "$bin" play tafl --agents random,random --seed 99999999999999999999
+check "number: trailing text" 2 "--threads must be a whole number from 1 to 4096, not '2x'" -- "$bin" claim x.db --plies 3 --threads 2x
+check "number: in run"        2 "--snapshot-every must be a whole number from 1 to 31536000, not '0'" -- "$bin" run x.ini --snapshot s.db --snapshot-every 0
+check "number: in tactics"    2 "--limit must be a whole number from 0 to 1000000, not '-1'" -- "$bin" tactics --limit -1
+check "number: given twice"   2 "option --plies is given twice" -- "$bin" solve tafl --plies 3 --plies 5
+check "number: default kept"  0 "no forced win within 1 plies" -- "$bin" solve tafl --plies 1
+
 finish

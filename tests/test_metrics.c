@@ -69,11 +69,11 @@ static void reference_counts(const char *variant, const char *moves,
     }
 }
 
-static void test_cache_against_reference(void **state)
+/* Plays cache_sweep's 12 games into a new database, its path in path. */
+static void play_cache_sweep(char *path, size_t n)
 {
-    (void)state;
-    char path[64], err[1024];
-    db_temp_path(path, sizeof path);
+    char err[1024];
+    db_temp_path(path, n);
     struct sweep s;
     if (sweep_parse("cache.ini", cache_sweep, &s, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -83,6 +83,15 @@ static void test_cache_against_reference(void **state)
     struct run_result rr;
     assert_int_equal(runner_run(&s, st, &o, &rr, err, sizeof err), 0);
     store_close(st);
+    sweep_free(&s);
+}
+
+static void test_cache_against_reference(void **state)
+{
+    (void)state;
+    char path[64], err[1024];
+    play_cache_sweep(path, sizeof path);
+    struct store *st;
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
     struct metrics_result r;
     assert_int_equal(metrics_cache(st, NULL, &r, NULL, err, sizeof err), 0);
@@ -120,7 +129,6 @@ static void test_cache_against_reference(void **state)
     assert_int_equal(n, 12);
     free(rows);
     db_remove(path);
-    sweep_free(&s);
 }
 
 /* A stored game whose second move was damaged (a man moved onto itself,
@@ -131,16 +139,8 @@ static void test_cache_refuses_a_damaged_game(void **state)
 {
     (void)state;
     char path[64], err[1024];
-    db_temp_path(path, sizeof path);
-    struct sweep s;
-    if (sweep_parse("cache.ini", cache_sweep, &s, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    play_cache_sweep(path, sizeof path);
     struct store *st;
-    assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
-    struct run_options o = {1, 1, 2.0, 500, {0, 0, NULL}};
-    struct run_result rr;
-    assert_int_equal(runner_run(&s, st, &o, &rr, err, sizeof err), 0);
-    store_close(st);
     /* game 7: its first move kept, the second made e5e5, the rest dropped */
     db_exec(path, "UPDATE games SET moves = substr(moves, 1, instr(moves,"
                   " ' ')) || 'e5e5' WHERE id = 7");
@@ -152,7 +152,6 @@ static void test_cache_refuses_a_damaged_game(void **state)
     store_close(st);
     assert_int_equal(db_count(path, "SELECT COUNT(*) FROM game_metrics"), 0);
     db_remove(path);
-    sweep_free(&s);
 }
 
 /* ---- the report --------------------------------------------------------- */

@@ -53,6 +53,7 @@ int cli_parse(int argc, char **argv, const struct cli_option *opts,
 {
     *n_positional = 0;
     unsigned char given[64] = {0}; /* options seen, by index in opts */
+    const char *number_text[64] = {NULL}; /* whole-number options' values */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -83,14 +84,25 @@ int cli_parse(int argc, char **argv, const struct cli_option *opts,
                 return cli_usage_error(cmd, "option %s takes no value",
                                        o->name);
             *o->flag = 1;
-        } else if (eq) {
-            *o->value = eq + 1;
-        } else if (i + 1 < argc) {
-            *o->value = argv[++i];
-        } else {
-            return cli_usage_error(cmd, "option %s needs a value", o->name);
+            continue;
         }
+        const char *text;
+        if (eq)
+            text = eq + 1;
+        else if (i + 1 < argc)
+            text = argv[++i];
+        else
+            return cli_usage_error(cmd, "option %s needs a value", o->name);
+        if (o->value)
+            *o->value = text;
+        if (o->number && at < sizeof given)
+            number_text[at] = text;
     }
+    for (size_t at = 0; at < sizeof given && opts[at].name; at++)
+        if (number_text[at]
+            && cli_parse_int(number_text[at], opts[at].name, opts[at].min,
+                             opts[at].max, opts[at].number) != 0)
+            return CLI_USAGE;
     return 0;
 }
 

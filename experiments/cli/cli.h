@@ -30,18 +30,28 @@ struct cli_command {
 
 /* One option of a command. A flag sets *flag to 1; an option with a value
  * stores a pointer to it in *value. */
+/* One option of a command, of one of three kinds: a flag (flag set), a
+ * text (value set: it gets the text), or a whole number (number set: it
+ * gets the value, checked to lie in [min, max]; left as it was when the
+ * option is not given, so its initial value is the default). Write them
+ * with designated initializers, e.g.
+ *   {.name = "--threads", .number = &threads, .min = 1, .max = 4096}. */
 struct cli_option {
     const char *name; /* "--seed" */
-    const char **value; /* NULL for a flag */
-    int *flag; /* NULL for an option with a value */
+    const char **value; /* a text option */
+    int *flag; /* a flag */
+    long *number; /* a whole-number option, in [min, max] */
+    long min, max;
 };
 
 /* Parses argv[1..] against opts (NULL-name terminated): options may come
  * anywhere, as `--name value` or `--name=value`; everything else goes into
- * positional (at most max_positional). An option with a value given twice
- * is a usage error (a flag given twice is the flag). `--help` prints the usage and
- * returns -1 (the caller then exits 0). Returns 0, or CLI_USAGE after
- * printing what was wrong and the usage. */
+ * positional (at most max_positional). Unknown options are named; an
+ * option with a value given twice is a usage error (a flag given twice
+ * is the flag); a whole-number option's value is parsed and its range
+ * checked here, with cli_parse_int's message. `--help` prints the usage
+ * and returns -1 (the caller then exits 0). Returns 0, or CLI_USAGE after
+ * printing what was wrong. */
 int cli_parse(int argc, char **argv, const struct cli_option *opts,
               const char **positional, int max_positional, int *n_positional,
               const struct cli_command *cmd);

@@ -327,17 +327,17 @@ static void print_json(const char *variant, const struct bench_totals *t,
  * then the timed runs and the MCTS rate, as text or JSON. */
 static int run_bench(int argc, char **argv)
 {
-    const char *seconds_text = "3", *threads_text = "1", *seed_text = "1";
-    const char *mcts_iterations_text = "300";
-    const char *pos[1];
+    const char *seconds_text = "3", *pos[1];
+    long threads = 1, seed = 1, mcts_iterations = 300;
     int json = 0, npos;
-    const struct cli_option opts[] = {{"--seconds", &seconds_text, NULL},
-                                      {"--threads", &threads_text, NULL},
-                                      {"--seed", &seed_text, NULL},
-                                      {"--json", NULL, &json},
-                                      {"--mcts-iterations",
-                                       &mcts_iterations_text, NULL},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--seconds", .value = &seconds_text},
+        {.name = "--threads", .number = &threads, .min = 1, .max = 1024},
+        {.name = "--seed", .number = &seed, .max = 0x7fffffffL},
+        {.name = "--json", .flag = &json},
+        {.name = "--mcts-iterations", .number = &mcts_iterations,
+         .max = 1000000000L},
+        {.name = NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_bench);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
@@ -345,7 +345,6 @@ static int run_bench(int argc, char **argv)
         return cli_usage_error(&cmd_bench, "needs VARIANT");
     char *end;
     double seconds = strtod(seconds_text, &end);
-    long threads, seed, mcts_iterations;
     /* Written as "not inside the range" so that NaN (every comparison
      * false) is rejected too; inf and 1e999 fail the upper bound. The lower
      * bound keeps MCTS's budget (whole ms) at least 1 ms. */
@@ -354,11 +353,6 @@ static int run_bench(int argc, char **argv)
                         "0.001 to 3600, not '%s'\n", seconds_text);
         return CLI_USAGE;
     }
-    if (cli_parse_int(threads_text, "--threads", 1, 1024, &threads) != 0
-        || cli_parse_int(seed_text, "--seed", 0, 0x7fffffffL, &seed) != 0
-        || cli_parse_int(mcts_iterations_text, "--mcts-iterations", 0,
-                         1000000000L, &mcts_iterations) != 0)
-        return CLI_USAGE;
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char start[GAME_MAX_STATE_SIZE];
     if (cli_setup(pos[0], NULL, NULL, &v, start) != 0)

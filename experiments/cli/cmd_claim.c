@@ -71,31 +71,26 @@ static int check_certificate_folder(const char *dir)
  * command that resumes). */
 static int run_claim(int argc, char **argv)
 {
-    const char *sweep = NULL, *plies_text = NULL, *nodes_text = "200000";
-    const char *positions_text = "0", *threads_text = NULL, *mb_text = "64";
-    const char *certificates = NULL, *pos[1];
+    const char *sweep = NULL, *certificates = NULL, *pos[1];
+    long plies = 0, nodes = 200000, positions = 0, mb = 64;
+    long threads = omp_get_num_procs();
     int npos;
-    const struct cli_option opts[] = {{"--sweep", &sweep, NULL},
-                                      {"--certificates", &certificates, NULL},
-                                      {"--plies", &plies_text, NULL},
-                                      {"--nodes", &nodes_text, NULL},
-                                      {"--positions", &positions_text, NULL},
-                                      {"--threads", &threads_text, NULL},
-                                      {"--mb", &mb_text, NULL},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--sweep", .value = &sweep},
+        {.name = "--certificates", .value = &certificates},
+        {.name = "--plies", .number = &plies, .min = 1,
+         .max = SOLVER_MAX_PLIES},
+        {.name = "--nodes", .number = &nodes, .min = 1,
+         .max = 0x7fffffffffffffffL},
+        {.name = "--positions", .number = &positions, .max = 10000000},
+        {.name = "--threads", .number = &threads, .min = 1, .max = 4096},
+        {.name = "--mb", .number = &mb, .min = 1, .max = 1 << 20},
+        {.name = NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_claim);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    if (npos != 1 || !plies_text)
+    if (npos != 1 || !plies)
         return cli_usage_error(&cmd_claim, "needs DB and --plies N");
-    long plies, nodes, positions, threads = omp_get_num_procs(), mb;
-    if (cli_parse_int(plies_text, "--plies", 1, SOLVER_MAX_PLIES, &plies)
-        || cli_parse_int(nodes_text, "--nodes", 1, 0x7fffffffffffffffL, &nodes)
-        || cli_parse_int(positions_text, "--positions", 0, 10000000, &positions)
-        || (threads_text
-            && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
-        || cli_parse_int(mb_text, "--mb", 1, 1 << 20, &mb))
-        return CLI_USAGE;
     char folder[4200], db_dir[4096];
     snprintf(db_dir, sizeof db_dir, "%s", pos[0]);
     snprintf(folder, sizeof folder, "%s/certificates", dirname(db_dir));

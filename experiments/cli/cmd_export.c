@@ -112,9 +112,10 @@ static int run_export(int argc, char **argv)
 {
     const char *out_path = NULL, *pos[1];
     int csv = 0;
-    const struct cli_option opts[] = {{"--csv", NULL, &csv},
-                                      {"--out", &out_path, NULL},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--csv", .flag = &csv},
+        {.name = "--out", .value = &out_path},
+        {.name = NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_export,
                          "needs DB and --csv", &rc))

@@ -13,7 +13,8 @@
  * kinds; CLI_FAIL for an unknown game. */
 static int run_list(int argc, char **argv)
 {
-    const struct cli_option opts[] = {{NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = NULL}};
     const char *pos[1];
     int npos, rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_list);
     if (rc)

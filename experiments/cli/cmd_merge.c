@@ -23,10 +23,11 @@ static int run_merge(int argc, char **argv)
     static const char *pos[MAX_INPUTS + 1];
     int n = 0, quiet = 0, replace = 0;
     const char *snapshot = NULL;
-    const struct cli_option opts[] = {{"--quiet", NULL, &quiet},
-                                      {"--snapshot", &snapshot, NULL},
-                                      {"--snapshot-replace", NULL, &replace},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--quiet", .flag = &quiet},
+        {.name = "--snapshot", .value = &snapshot},
+        {.name = "--snapshot-replace", .flag = &replace},
+        {.name = NULL}};
     int rc = cli_parse(argc, argv, opts, pos, MAX_INPUTS + 1, &n, &cmd_merge);
     if (rc == -1)
         return CLI_OK;

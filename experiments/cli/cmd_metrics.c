@@ -33,9 +33,10 @@ static int run_metrics(int argc, char **argv)
 {
     const char *sweep = NULL, *pos[1];
     int quiet = 0;
-    const struct cli_option opts[] = {{"--sweep", &sweep, NULL},
-                                      {"--quiet", NULL, &quiet},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--sweep", .value = &sweep},
+        {.name = "--quiet", .flag = &quiet},
+        {.name = NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_metrics,
                          "needs a database", &rc))

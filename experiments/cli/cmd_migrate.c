@@ -19,7 +19,8 @@ static int run_migrate(int argc, char **argv)
 {
     const char *pos[1];
     int before;
-    const struct cli_option opts[] = {{NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_migrate,
                          "needs a database", &rc))

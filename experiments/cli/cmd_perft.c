@@ -47,11 +47,12 @@ static int run_perft(int argc, char **argv)
 {
     const char *position = NULL, *moves = NULL, *pos[2];
     int divide = 0, force = 0, npos;
-    const struct cli_option opts[] = {{"--position", &position, NULL},
-                                      {"--moves", &moves, NULL},
-                                      {"--divide", NULL, &divide},
-                                      {"--force", NULL, &force},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--position", .value = &position},
+        {.name = "--moves", .value = &moves},
+        {.name = "--divide", .flag = &divide},
+        {.name = "--force", .flag = &force},
+        {.name = NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 2, &npos, &cmd_perft);
     if (rc)
         return rc < 0 ? CLI_OK : rc;

@@ -161,15 +161,16 @@ static void tell_seats(void *arg, const struct game *g, const void *st,
  * position is wrong, or a person quits. */
 static int run_play(int argc, char **argv)
 {
-    const char *agents_text = NULL, *seed_text = "1", *position = NULL;
-    const char *moves = NULL, *pos[1];
+    const char *agents_text = NULL, *position = NULL, *moves = NULL, *pos[1];
+    long seed = 1;
     int show = 0, npos;
-    const struct cli_option opts[] = {{"--agents", &agents_text, NULL},
-                                      {"--seed", &seed_text, NULL},
-                                      {"--position", &position, NULL},
-                                      {"--moves", &moves, NULL},
-                                      {"--show", NULL, &show},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--agents", .value = &agents_text},
+        {.name = "--seed", .number = &seed, .max = 0x7fffffffL},
+        {.name = "--position", .value = &position},
+        {.name = "--moves", .value = &moves},
+        {.name = "--show", .flag = &show},
+        {.name = NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_play);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
@@ -184,9 +185,6 @@ static int run_play(int argc, char **argv)
     if (split != 0)
         return cli_usage_error(&cmd_play, "--agents needs two specs separated "
                                "by a comma, e.g. random,mcts(iterations=500)");
-    long seed;
-    if (cli_parse_int(seed_text, "--seed", 0, 0x7fffffffL, &seed) != 0)
-        return CLI_USAGE;
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     if (cli_setup(pos[0], position, moves, &v, st) != 0)

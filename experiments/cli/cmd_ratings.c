@@ -35,10 +35,11 @@ static int parse_anchor(const char *text, char *spec, size_t n, double *elo)
 static int run_ratings(int argc, char **argv)
 {
     const char *format = "table", *sweep = NULL, *anchor_text = NULL, *pos[1];
-    const struct cli_option opts[] = {{"--format", &format, NULL},
-                                      {"--sweep", &sweep, NULL},
-                                      {"--anchor", &anchor_text, NULL},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--format", .value = &format},
+        {.name = "--sweep", .value = &sweep},
+        {.name = "--anchor", .value = &anchor_text},
+        {.name = NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_ratings,
                          "needs a database", &rc))

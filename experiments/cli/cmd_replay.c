@@ -97,8 +97,9 @@ static int run_replay(int argc, char **argv)
 {
     const char *pos[2];
     int show = 0;
-    const struct cli_option opts[] = {{"--show", NULL, &show},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--show", .flag = &show},
+        {.name = NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 2, &cmd_replay,
                          "needs DB and GAME_ID", &rc))

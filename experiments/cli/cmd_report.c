@@ -22,14 +22,15 @@ static int run_report(int argc, char **argv)
     const char *format = "table", *sweep = NULL, *compare = NULL, *pos[1];
     const char *delta_text = NULL, *alpha_text = NULL;
     int metrics = 0, skill = 0;
-    const struct cli_option opts[] = {{"--format", &format, NULL},
-                                      {"--sweep", &sweep, NULL},
-                                      {"--compare", &compare, NULL},
-                                      {"--metrics", NULL, &metrics},
-                                      {"--skill-trace", NULL, &skill},
-                                      {"--delta", &delta_text, NULL},
-                                      {"--alpha", &alpha_text, NULL},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--format", .value = &format},
+        {.name = "--sweep", .value = &sweep},
+        {.name = "--compare", .value = &compare},
+        {.name = "--metrics", .flag = &metrics},
+        {.name = "--skill-trace", .flag = &skill},
+        {.name = "--delta", .value = &delta_text},
+        {.name = "--alpha", .value = &alpha_text},
+        {.name = NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_report,
                          "needs a database", &rc))

@@ -238,24 +238,25 @@ struct run_args {
  * command's status in *rc (a usage error, or --help). */
 static int read_args(int argc, char **argv, struct run_args *a, int *rc)
 {
-    const char *threads_text = NULL, *every_text = NULL, *pos[1];
-    const char *calibrate_text = NULL, *shards_text = NULL;
+    const char *pos[1], *calibrate_text = NULL;
     *a = (struct run_args){.threads = omp_get_num_procs(), .every = 300,
                            .calibrate = 0.5};
-    const struct cli_option opts[] = {{"--db", &a->db, NULL},
-                                      {"--threads", &threads_text, NULL},
-                                      {"--shard", &a->shard_text, NULL},
-                                      {"--plan", &a->plan_path, NULL},
-                                      {"--calibrate", &calibrate_text, NULL},
-                                      {"--write-plan", &a->plan_out, NULL},
-                                      {"--shards", &shards_text, NULL},
-                                      {"--snapshot", &a->snapshot, NULL},
-                                      {"--snapshot-every", &every_text, NULL},
-                                      {"--snapshot-replace", NULL,
-                                       &a->snapshot_replace},
-                                      {"--quiet", NULL, &a->quiet},
-                                      {"--dry-run", NULL, &a->dry},
-                                      {NULL, NULL, NULL}};
+    long every = 0, shards = 0; /* 0: not given (their ranges start at 1) */
+    const struct cli_option opts[] = {
+        {.name = "--db", .value = &a->db},
+        {.name = "--threads", .number = &a->threads, .min = 1, .max = 4096},
+        {.name = "--shard", .value = &a->shard_text},
+        {.name = "--plan", .value = &a->plan_path},
+        {.name = "--calibrate", .value = &calibrate_text},
+        {.name = "--write-plan", .value = &a->plan_out},
+        {.name = "--shards", .number = &shards, .min = 1, .max = SHARD_MAX},
+        {.name = "--snapshot", .value = &a->snapshot},
+        {.name = "--snapshot-every", .number = &every, .min = 1,
+         .max = 86400 * 365},
+        {.name = "--snapshot-replace", .flag = &a->snapshot_replace},
+        {.name = "--quiet", .flag = &a->quiet},
+        {.name = "--dry-run", .flag = &a->dry},
+        {.name = NULL}};
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_run,
                          "needs a sweep file", rc))
         return 0;
@@ -266,17 +267,11 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
         cli_usage_error(&cmd_run, "--db needs a path, not an empty string "
                         "(SQLite would play into a temporary database and "
                         "throw it away)");
-    else if (threads_text && cli_parse_int(threads_text, "--threads", 1, 4096,
-                                           &a->threads) != 0)
-        ; /* said by cli_parse_int */
     else if (a->snapshot && !*a->snapshot)
         cli_usage_error(&cmd_run, "--snapshot needs a path");
-    else if ((every_text || a->snapshot_replace) && !a->snapshot)
+    else if ((every || a->snapshot_replace) && !a->snapshot)
         cli_usage_error(&cmd_run, "--snapshot-every and --snapshot-replace "
                         "go with --snapshot");
-    else if (every_text && cli_parse_int(every_text, "--snapshot-every", 1,
-                                         86400 * 365, &a->every) != 0)
-        ; /* said by cli_parse_int */
     else if (calibrate_text
              && (!a->dry
                  || spec_parse_number(calibrate_text, 0, &a->calibrate) != 0
@@ -286,17 +281,17 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
                         "estimate) to 3600", calibrate_text);
     else if (a->plan_path && !a->shard_text)
         cli_usage_error(&cmd_run, "--plan FILE goes with --shard K/N");
-    else if (a->plan_out && (!a->dry || !shards_text || a->plan_path
+    else if (a->plan_out && (!a->dry || !shards || a->plan_path
                              || a->calibrate == 0))
         cli_usage_error(&cmd_run, "--write-plan FILE goes with --dry-run and "
                         "--shards N (and not with --plan or --calibrate 0)");
-    else if (shards_text && !a->plan_out)
+    else if (shards && !a->plan_out)
         cli_usage_error(&cmd_run, "--shards N goes with --write-plan FILE");
-    else if (shards_text && cli_parse_int(shards_text, "--shards", 1,
-                                          SHARD_MAX, &a->plan_shards) != 0)
-        ; /* said by cli_parse_int */
-    else
+    else {
+        a->every = every ? every : a->every;
+        a->plan_shards = shards;
         return 1;
+    }
     return 0;
 }
 

@@ -13,9 +13,10 @@
 static int run_show(int argc, char **argv)
 {
     const char *position = NULL, *moves = NULL, *pos[1];
-    const struct cli_option opts[] = {{"--position", &position, NULL},
-                                      {"--moves", &moves, NULL},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--position", .value = &position},
+        {.name = "--moves", .value = &moves},
+        {.name = NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_show,
                          "needs VARIANT", &rc))

@@ -252,38 +252,32 @@ struct slurm_args {
  * command's status in *rc (a usage error, or --help). */
 static int read_args(int argc, char **argv, struct slurm_args *a, int *rc)
 {
-    const char *tasks_text = NULL, *cpus_text = NULL, *every_text = NULL,
-               *pos[1];
+    const char *pos[1];
     *a = (struct slurm_args){.cpus = 1, .every = 300, .calibrate = 0.5};
-    const struct cli_option opts[] = {{"--tasks", &tasks_text, NULL},
-                                      {"--dir", &a->dir_text, NULL},
-                                      {"--partition", &a->partition, NULL},
-                                      {"--time", &a->time_text, NULL},
-                                      {"--cpus", &cpus_text, NULL},
-                                      {"--mem", &a->mem, NULL},
-                                      {"--local", &a->local, NULL},
-                                      {"--snapshot-every", &every_text, NULL},
-                                      {"--plan", &a->plan_given, NULL},
-                                      {"--calibrate", &a->calibrate_text,
-                                       NULL},
-                                      {"--submit", NULL, &a->submit},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--tasks", .number = &a->tasks, .min = 1, .max = SHARD_MAX},
+        {.name = "--dir", .value = &a->dir_text},
+        {.name = "--partition", .value = &a->partition},
+        {.name = "--time", .value = &a->time_text},
+        {.name = "--cpus", .number = &a->cpus, .min = 1, .max = 4096},
+        {.name = "--mem", .value = &a->mem},
+        {.name = "--local", .value = &a->local},
+        {.name = "--snapshot-every", .number = &a->every, .min = 1,
+         .max = 86400 * 365},
+        {.name = "--plan", .value = &a->plan_given},
+        {.name = "--calibrate", .value = &a->calibrate_text},
+        {.name = "--submit", .flag = &a->submit},
+        {.name = NULL}};
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_slurm,
                          "needs a sweep file", rc))
         return 0;
     a->sweep = pos[0];
     *rc = CLI_USAGE;
-    if (!tasks_text) {
+    if (!a->tasks) { /* 0: not given (its range starts at 1) */
         cli_usage_error(&cmd_slurm, "needs --tasks N, the number of array "
                         "tasks (shards)");
         return 0;
     }
-    if (cli_parse_int(tasks_text, "--tasks", 1, SHARD_MAX, &a->tasks) != 0
-        || (cpus_text
-            && cli_parse_int(cpus_text, "--cpus", 1, 4096, &a->cpus) != 0)
-        || (every_text && cli_parse_int(every_text, "--snapshot-every", 1,
-                                        86400 * 365, &a->every) != 0))
-        return 0;
     const char *c = a->calibrate_text;
     if (c && (spec_parse_number(c, 0, &a->calibrate) != 0
               || a->calibrate < 0 || a->calibrate > 3600)) {

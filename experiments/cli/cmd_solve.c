@@ -212,45 +212,39 @@ static int run_split(const struct variant *v, const void *st,
  * search fails or a win's proof does not verify. */
 static int run_solve(int argc, char **argv)
 {
-    const char *position = NULL, *moves = NULL, *plies_text = NULL;
-    const char *nodes_text = "0", *mb_text = "256", *proof = NULL, *pos[1];
-    const char *split = NULL, *shard_text = NULL, *threads_text = NULL;
-    const char *part_text = NULL;
+    const char *position = NULL, *moves = NULL, *proof = NULL, *pos[1];
+    const char *split = NULL, *shard_text = NULL;
+    /* 0 threads and part -1: not given (their ranges start above) */
+    long plies = 0, nodes = 0, mb = 256, threads = 0, part = -1;
     int npos;
-    const struct cli_option opts[] = {{"--position", &position, NULL},
-                                      {"--moves", &moves, NULL},
-                                      {"--plies", &plies_text, NULL},
-                                      {"--nodes", &nodes_text, NULL},
-                                      {"--mb", &mb_text, NULL},
-                                      {"--proof", &proof, NULL},
-                                      {"--split", &split, NULL},
-                                      {"--shard", &shard_text, NULL},
-                                      {"--threads", &threads_text, NULL},
-                                      {"--part", &part_text, NULL},
-                                      {NULL, NULL, NULL}};
+    const struct cli_option opts[] = {
+        {.name = "--position", .value = &position},
+        {.name = "--moves", .value = &moves},
+        {.name = "--plies", .number = &plies, .min = 1,
+         .max = SOLVER_MAX_PLIES},
+        {.name = "--nodes", .number = &nodes, .max = 0x7fffffffffffffffL},
+        {.name = "--mb", .number = &mb, .min = 1, .max = 1 << 20},
+        {.name = "--proof", .value = &proof},
+        {.name = "--split", .value = &split},
+        {.name = "--shard", .value = &shard_text},
+        {.name = "--threads", .number = &threads, .min = 1, .max = 4096},
+        {.name = "--part", .number = &part, .max = GAME_MAX_MOVES - 1},
+        {.name = NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_solve);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    if (npos != 1 || !plies_text)
+    if (npos != 1 || !plies)
         return cli_usage_error(&cmd_solve, "needs VARIANT and --plies N");
-    long plies, nodes, mb, threads = omp_get_num_procs(), part = -1;
     struct shard sh = {0, 1, NULL};
     char why[512];
-    if (cli_parse_int(plies_text, "--plies", 1, SOLVER_MAX_PLIES, &plies)
-        || cli_parse_int(nodes_text, "--nodes", 0, 0x7fffffffffffffffL, &nodes)
-        || cli_parse_int(mb_text, "--mb", 1, 1 << 20, &mb)
-        || (threads_text
-            && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
-        || (part_text
-            && cli_parse_int(part_text, "--part", 0, GAME_MAX_MOVES - 1,
-                             &part)))
-        return CLI_USAGE;
-    if ((shard_text || threads_text || part_text) && !split)
+    if ((shard_text || threads || part >= 0) && !split)
         return cli_usage_error(&cmd_solve, "--shard, --part and --threads "
                                "split the root: they need --split DIR");
-    if (shard_text && part_text)
+    if (shard_text && part >= 0)
         return cli_usage_error(&cmd_solve, "--part I takes one part, --shard "
                                "K/N a share of them: give one of the two");
+    if (!threads)
+        threads = omp_get_num_procs();
     if (split && proof)
         return cli_usage_error(&cmd_solve, "--split writes its certificates "
                                "into DIR: leave out --proof");

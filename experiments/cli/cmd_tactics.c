@@ -276,20 +276,28 @@ static const char *default_set(void)
 static int run_tactics(int argc, char **argv)
 {
     const char *agents = "mcts(iterations=1000)", *games_text = NULL;
-    const char *dir = NULL, *nodes_text = "100000";
-    const char *mb_text = "16", *threads_text = NULL, *seed_text = "1";
-    const char *limit_text = "0", *db = NULL, *sweep = "tactics_source";
-    const char *cap_text = "0", *pos[1];
+    const char *dir = NULL, *db = NULL, *sweep = "tactics_source", *pos[1];
+    long nodes = 100000, mb = 16, threads = omp_get_num_procs(), seed = 1;
+    long limit = 0, cap = 0;
     int json = 0, quiet = 0, missed = 0, npos;
     const struct cli_option opts[] = {
-        {"--agents", &agents, NULL}, {"--games", &games_text, NULL},
-        {"--set", &dir, NULL}, {"--out", &dir, NULL},
-        {"--nodes", &nodes_text, NULL}, {"--mb", &mb_text, NULL},
-        {"--threads", &threads_text, NULL}, {"--seed", &seed_text, NULL},
-        {"--limit", &limit_text, NULL}, {"--db", &db, NULL},
-        {"--sweep", &sweep, NULL}, {"--cap", &cap_text, NULL},
-        {"--json", NULL, &json}, {"--quiet", NULL, &quiet},
-        {"--missed", NULL, &missed}, {NULL, NULL, NULL}};
+        {.name = "--agents", .value = &agents},
+        {.name = "--games", .value = &games_text},
+        {.name = "--set", .value = &dir},
+        {.name = "--out", .value = &dir},
+        {.name = "--nodes", .number = &nodes, .min = 1,
+         .max = 0x7fffffffffffffffL},
+        {.name = "--mb", .number = &mb, .min = 1, .max = 4096},
+        {.name = "--threads", .number = &threads, .min = 1, .max = 4096},
+        {.name = "--seed", .number = &seed, .max = 0x7fffffffffffffffL},
+        {.name = "--limit", .number = &limit, .max = 1000000},
+        {.name = "--db", .value = &db},
+        {.name = "--sweep", .value = &sweep},
+        {.name = "--cap", .number = &cap, .max = 512},
+        {.name = "--json", .flag = &json},
+        {.name = "--quiet", .flag = &quiet},
+        {.name = "--missed", .flag = &missed},
+        {.name = NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_tactics);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
@@ -299,15 +307,6 @@ static int run_tactics(int argc, char **argv)
     if (strcmp(action, "run") && strcmp(action, "generate")
         && strcmp(action, "verify"))
         return cli_usage_error(&cmd_tactics, "unknown action '%s'", action);
-    long nodes, mb, threads = omp_get_num_procs(), seed, limit, cap;
-    if (cli_parse_int(nodes_text, "--nodes", 1, 0x7fffffffffffffffL, &nodes)
-        || cli_parse_int(mb_text, "--mb", 1, 4096, &mb)
-        || (threads_text
-            && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
-        || cli_parse_int(seed_text, "--seed", 0, 0x7fffffffffffffffL, &seed)
-        || cli_parse_int(limit_text, "--limit", 0, 1000000, &limit)
-        || cli_parse_int(cap_text, "--cap", 0, 512, &cap))
-        return CLI_USAGE;
     const struct game *games[8];
     int ngames = parse_games(games_text, games);
     if (ngames < 0)

@@ -74,27 +74,11 @@ struct tune_args {
     char wanted[VARIANT_TEXT_MAX]; /* --variant's canonical text, or "" */
 };
 
-/* Reads the numeric options into a->o. Returns 0, or -1 (said). */
-static int read_numbers(struct tune_args *a, const char *skip_text,
-                        const char *positions_text, const char *seed_text,
-                        const char *holdout_text, const char *l2_text)
+/* Reads --holdout and --l2 (real numbers; the whole-number options are
+ * read by cli_parse). 0, or -1 after a usage error. */
+static int read_reals(struct tune_args *a, const char *holdout_text,
+                      const char *l2_text)
 {
-    long n;
-    if (skip_text) {
-        if (cli_parse_int(skip_text, "--skip-plies", 0, 100000, &n))
-            return -1;
-        a->o.skip_plies = (int)n;
-    }
-    if (positions_text) {
-        if (cli_parse_int(positions_text, "--positions", 1, 10000000, &n))
-            return -1;
-        a->o.max_positions = (int)n;
-    }
-    if (seed_text) {
-        if (cli_parse_int(seed_text, "--seed", 0, 0x7fffffffffffffffL, &n))
-            return -1;
-        a->o.seed = (uint64_t)n;
-    }
     if (holdout_text
         && parse_real(holdout_text, "--holdout", 0, 0.9, &a->o.holdout))
         return -1;
@@ -107,26 +91,35 @@ static int read_numbers(struct tune_args *a, const char *skip_text,
  * command's status in *rc (a usage error, or --help). */
 static int read_args(int argc, char **argv, struct tune_args *a, int *rc)
 {
-    const char *game_name = NULL, *variant_text = NULL,
-               *positions_text = NULL, *holdout_text = NULL,
-               *seed_text = NULL, *l2_text = NULL, *skip_text = NULL, *pos[1];
+    const char *game_name = NULL, *variant_text = NULL, *holdout_text = NULL,
+               *l2_text = NULL, *pos[1];
     *a = (struct tune_args){.format_text = "table", .agent = "ab",
                             .o = {NULL, TUNE_SKIP_PLIES, 50000, 0.2, 1,
                                   {TUNE_SCALE, 1e-3, 100, 1e-12}}};
+    long skip = a->o.skip_plies, positions = a->o.max_positions;
+    long seed = (long)a->o.seed;
     const struct cli_option opts[] = {
-        {"--format", &a->format_text, NULL}, {"--sweep", &a->sweep, NULL},
-        {"--game", &game_name, NULL},     {"--variant", &variant_text, NULL},
-        {"--positions", &positions_text, NULL},
-        {"--holdout", &holdout_text, NULL},
-        {"--seed", &seed_text, NULL},     {"--l2", &l2_text, NULL},
-        {"--skip-plies", &skip_text, NULL},
-        {"--agent", &a->agent, NULL},     {"--save", NULL, &a->save},
-        {NULL, NULL, NULL}};
+        {.name = "--format", .value = &a->format_text},
+        {.name = "--sweep", .value = &a->sweep},
+        {.name = "--game", .value = &game_name},
+        {.name = "--variant", .value = &variant_text},
+        {.name = "--positions", .number = &positions, .min = 1,
+         .max = 10000000},
+        {.name = "--holdout", .value = &holdout_text},
+        {.name = "--seed", .number = &seed, .max = 0x7fffffffffffffffL},
+        {.name = "--l2", .value = &l2_text},
+        {.name = "--skip-plies", .number = &skip, .max = 100000},
+        {.name = "--agent", .value = &a->agent},
+        {.name = "--save", .flag = &a->save},
+        {.name = NULL}};
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_tune,
                          "needs a database", rc))
         return 0;
     a->db = pos[0];
     a->o.sweep = a->sweep;
+    a->o.skip_plies = (int)skip;
+    a->o.max_positions = (int)positions;
+    a->o.seed = (uint64_t)seed;
     *rc = CLI_USAGE;
     if ((a->format = cli_parse_format(&cmd_tune, a->format_text)) < 0)
         return 0;
@@ -140,8 +133,7 @@ static int read_args(int argc, char **argv, struct tune_args *a, int *rc)
                         "jetan)", game_name);
         return 0;
     }
-    if (read_numbers(a, skip_text, positions_text, seed_text, holdout_text,
-                     l2_text) != 0)
+    if (read_reals(a, holdout_text, l2_text) != 0)
         return 0;
     if (variant_text) {
         struct variant v;

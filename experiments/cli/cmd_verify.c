@@ -85,20 +85,18 @@ static int verify_split(const char *dir, int threads, int recheck,
  * "FILE: valid: ..." (CLI_OK) or "FILE: INVALID: line L: ..." (CLI_FAIL). */
 static int run_verify(int argc, char **argv)
 {
-    const char *pos[1], *threads_text = NULL, *journal = NULL;
+    const char *pos[1], *journal = NULL;
     int recheck = 0;
-    const struct cli_option opts[] = {{"--threads", &threads_text, NULL},
-                                      {"--recheck", NULL, &recheck},
-                                      {"--journal", &journal, NULL},
-                                      {NULL, NULL, NULL}};
-    int rc;
     long threads = omp_get_num_procs();
+    const struct cli_option opts[] = {
+        {.name = "--threads", .number = &threads, .min = 1, .max = 4096},
+        {.name = "--recheck", .flag = &recheck},
+        {.name = "--journal", .value = &journal},
+        {.name = NULL}};
+    int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_verify,
                          "needs a proof file", &rc))
         return rc;
-    if (threads_text
-        && cli_parse_int(threads_text, "--threads", 1, 4096, &threads))
-        return CLI_USAGE;
     struct stat sb;
     if (stat(pos[0], &sb) == 0 && S_ISDIR(sb.st_mode))
         return verify_split(pos[0], (int)threads, recheck, journal);

@@ -5,14 +5,11 @@
  * cells for --dry-run and the summary, and after an interruption the
  * command that resumes.
  */
-#include <errno.h>
 #include <omp.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cli.h"
 #include "cost.h"
@@ -159,73 +156,6 @@ static void default_db(const struct sweep *s, char *path, size_t n)
     snprintf(path, n, "results/%s.db", s->name);
 }
 
-/* --snapshot: a thread that copies the live database to `path` every
- * `seconds` while the runner writes (snapshot.h), until told to stop. */
-struct snapshotter {
-    const char *db, *path;
-    double seconds;
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    int stop, failed;
-    char err[1024];
-};
-
-static void *snapshot_main(void *arg)
-{
-    struct snapshotter *sn = arg;
-    pthread_mutex_lock(&sn->lock);
-    while (!sn->stop) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += (time_t)sn->seconds;
-        until.tv_nsec += (long)((sn->seconds - (double)(time_t)sn->seconds) * 1e9);
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        int rc = 0;
-        while (!sn->stop && rc != ETIMEDOUT)
-            rc = pthread_cond_timedwait(&sn->wake, &sn->lock, &until);
-        if (sn->stop)
-            break;
-        pthread_mutex_unlock(&sn->lock);
-        char err[1024];
-        /* A failed copy in passing is said and retried at the next
-         * interval; only the last one, after the run, decides the status. */
-        if (snapshot_write(sn->db, sn->path, err, sizeof err) != 0)
-            fprintf(stderr, "rulelab run: snapshot: %s\n", err);
-        pthread_mutex_lock(&sn->lock);
-    }
-    pthread_mutex_unlock(&sn->lock);
-    return NULL;
-}
-
-/* Starts the snapshot thread; 0, or -1 (said). */
-static int snapshotter_start(struct snapshotter *sn)
-{
-    pthread_mutex_init(&sn->lock, NULL);
-    pthread_cond_init(&sn->wake, NULL);
-    sn->stop = 0;
-    if (pthread_create(&sn->thread, NULL, snapshot_main, sn) != 0) {
-        fprintf(stderr, "rulelab run: cannot start the snapshot thread\n");
-        return -1;
-    }
-    return 0;
-}
-
-/* Stops the snapshot thread (a copy under way finishes first). */
-static void snapshotter_stop(struct snapshotter *sn)
-{
-    pthread_mutex_lock(&sn->lock);
-    sn->stop = 1;
-    pthread_cond_signal(&sn->wake);
-    pthread_mutex_unlock(&sn->lock);
-    pthread_join(sn->thread, NULL);
-    pthread_cond_destroy(&sn->wake);
-    pthread_mutex_destroy(&sn->lock);
-}
-
 /* The options of `rulelab run`, read and checked by read_args. */
 struct run_args {
     const char *sweep, *db, *shard_text, *snapshot, *plan_path, *plan_out;
@@ -322,9 +252,11 @@ static int play_sweep(const struct run_args *a, const struct sweep *s,
         fprintf(stderr, "rulelab run: %s\n", err);
         return CLI_FAIL;
     }
-    struct snapshotter sn = {.db = db, .path = a->snapshot,
-                             .seconds = (double)a->every};
-    if (a->snapshot && snapshotter_start(&sn) != 0) {
+    struct snapshot_every sn;
+    if (a->snapshot
+        && snapshot_every_start(&sn, db, a->snapshot, (double)a->every,
+                                "rulelab run", err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: %s\n", err);
         store_close(st);
         return CLI_FAIL;
     }
@@ -332,7 +264,7 @@ static int play_sweep(const struct run_args *a, const struct sweep *s,
     struct run_result r;
     int rc = runner_run(s, st, &o, &r, err, sizeof err);
     if (a->snapshot)
-        snapshotter_stop(&sn);
+        snapshot_every_stop(&sn);
     store_close(st);
     if (rc != 0)
         fprintf(stderr, "rulelab run: %s\n", err);

@@ -7,6 +7,7 @@
 #ifndef RULELAB_SNAPSHOT_H
 #define RULELAB_SNAPSHOT_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 /* Copies the database at src, as of one committed transaction, to dst:
@@ -38,5 +39,26 @@ int snapshot_check_run(const char *copy, const char *db, const char *sweep,
  * merge), or if `replace`. */
 int snapshot_check_merge(const char *copy, const char *const *dbs, int n,
                          int replace, char *err, size_t errsz);
+
+/* A snapshot kept while a database is written (`run --snapshot COPY
+ * --snapshot-every S`): a thread copying db to path every `seconds`. */
+struct snapshot_every {
+    const char *db, *path, *who; /* who: the command, for its messages */
+    double seconds;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int stop;
+};
+
+/* Starts the thread (snapshot_every.c). Returns 0, or -1 with a message.
+ * A copy that fails in passing is said on stderr ("WHO: snapshot: ...")
+ * and tried again at the next interval. */
+int snapshot_every_start(struct snapshot_every *sn, const char *db,
+                         const char *path, double seconds, const char *who,
+                         char *err, size_t errsz);
+
+/* Stops the thread: a copy under way finishes first. */
+void snapshot_every_stop(struct snapshot_every *sn);
 
 #endif

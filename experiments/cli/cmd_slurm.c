@@ -94,38 +94,6 @@ static void print_word(const char *path)
         slurm_quote(stdout, path);
 }
 
-/* Runs `sbatch --parsable ARGS SCRIPT` and reads the job id into id.
- * Returns 0, or -1 after saying why. */
-static int submit(const char *args, const char *script, char *id, size_t n)
-{
-    char cmd[PATH_MAX * 2 + 200];
-    int len = snprintf(cmd, sizeof cmd, "sbatch --parsable %s ", args);
-    FILE *f = fmemopen(cmd + len, sizeof cmd - (size_t)len, "w");
-    if (!f)
-        return -1;
-    slurm_quote(f, script);
-    fclose(f);
-    FILE *p = popen(cmd, "r");
-    if (!p) {
-        fprintf(stderr, "rulelab slurm: cannot run sbatch: %s\n",
-                strerror(errno));
-        return -1;
-    }
-    char line[256] = "";
-    if (!fgets(line, sizeof line, p))
-        line[0] = '\0';
-    int status = pclose(p);
-    line[strcspn(line, ";\r\n")] = '\0'; /* "ID" or "ID;CLUSTER" */
-    if (status != 0 || !line[0] || strspn(line, "0123456789") != strlen(line)) {
-        fprintf(stderr, "rulelab slurm: `%s` failed%s (is Slurm's sbatch "
-                "on PATH, and SLURM_CONF right?)\n", cmd,
-                status == 127 * 256 ? ": sbatch not found" : "");
-        return -1;
-    }
-    snprintf(id, n, "%s", line);
-    return 0;
-}
-
 /* Copies the file `from` to `to` through to.tmp, renamed into place.
  * Returns 0, or -1 after saying why. */
 static int copy_file(const char *from, const char *to)
@@ -364,11 +332,16 @@ static int job_paths(const char *sweep, const char *dir_text, char *self,
 static int submit_jobs(const char *tasks_script, const char *merge_script,
                        long tasks, const char *dir, const char *name)
 {
-    char array_id[256], merge_id[256], dep[300];
-    if (submit("", tasks_script, array_id, sizeof array_id) != 0)
+    char array_id[256], merge_id[256], dep[300], err[PATH_MAX * 2 + 400];
+    if (slurm_submit("", tasks_script, array_id, sizeof array_id, err,
+                     sizeof err) != 0) {
+        fprintf(stderr, "rulelab slurm: %s\n", err);
         return CLI_FAIL;
+    }
     snprintf(dep, sizeof dep, "--dependency=afterany:%s", array_id);
-    if (submit(dep, merge_script, merge_id, sizeof merge_id) != 0) {
+    if (slurm_submit(dep, merge_script, merge_id, sizeof merge_id, err,
+                     sizeof err) != 0) {
+        fprintf(stderr, "rulelab slurm: %s\n", err);
         fprintf(stderr, "rulelab slurm: the array is job %s; submit the merge "
                 "by hand: sbatch %s %s\n", array_id, dep, merge_script);
         return CLI_FAIL;

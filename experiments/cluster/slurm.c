@@ -6,6 +6,7 @@
 #include "slurm.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -301,5 +302,37 @@ int slurm_write_scripts(const struct slurm_job *j, char *err, size_t errsz)
     if (write_one(j, "tasks.sbatch", slurm_write_tasks, err, errsz) != 0
         || write_one(j, "merge.sbatch", slurm_write_merge, err, errsz) != 0)
         return -1;
+    return 0;
+}
+
+int slurm_submit(const char *args, const char *script, char *id, size_t n,
+                 char *err, size_t errsz)
+{
+    char cmd[PATH_MAX * 2 + 200];
+    int len = snprintf(cmd, sizeof cmd, "sbatch --parsable %s ", args);
+    FILE *f = fmemopen(cmd + len, sizeof cmd - (size_t)len, "w");
+    if (!f) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    slurm_quote(f, script);
+    fclose(f);
+    FILE *p = popen(cmd, "r");
+    if (!p) {
+        snprintf(err, errsz, "cannot run sbatch: %s", strerror(errno));
+        return -1;
+    }
+    char line[256] = "";
+    if (!fgets(line, sizeof line, p))
+        line[0] = '\0';
+    int status = pclose(p);
+    line[strcspn(line, ";\r\n")] = '\0'; /* "ID" or "ID;CLUSTER" */
+    if (status != 0 || !line[0] || strspn(line, "0123456789") != strlen(line)) {
+        snprintf(err, errsz, "`%s` failed%s (is Slurm's sbatch on PATH, and "
+                 "SLURM_CONF right?)", cmd,
+                 status == 127 * 256 ? ": sbatch not found" : "");
+        return -1;
+    }
+    snprintf(id, n, "%s", line);
     return 0;
 }

@@ -49,4 +49,10 @@ int slurm_write_scripts(const struct slurm_job *j, char *err, size_t errsz);
 /* Writes s to f as one shell word in single quotes. */
 void slurm_quote(FILE *f, const char *s);
 
+/* Runs `sbatch --parsable ARGS SCRIPT` (SCRIPT quoted for the shell) and
+ * reads the job id into id (n bytes). Returns 0, or -1 with a message:
+ * sbatch could not run, failed, or printed no job id. */
+int slurm_submit(const char *args, const char *script, char *id, size_t n,
+                 char *err, size_t errsz);
+
 #endif

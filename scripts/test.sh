@@ -39,9 +39,14 @@ echo "== release build =="
 deps_build build -DCMAKE_BUILD_TYPE=Release -DRULELAB_SANITIZE=OFF
 (cd build && ctest --output-on-failure -V -j "$(nproc)")
 
+# The sanitizer and Debug builds run the long random-game loops at a
+# quarter (RULELAB_TEST_SCALE, tests/test_scale.h: the same lines run, by
+# gcov), and the sanitizer build leaves out the notebooks test, which
+# exercises Python and Jupyter, not rulelab's memory.
 echo "== sanitizer build (ASan + UBSan) =="
 deps_build build-asan -DCMAKE_BUILD_TYPE=Release -DRULELAB_SANITIZE=ON
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -V -j "$(nproc)")
+(cd build-asan && RULELAB_TEST_SCALE=0.25 ASAN_OPTIONS=detect_leaks=1 \
+    ctest --output-on-failure -V -j "$(nproc)" -E '^test_notebooks$')
 
 echo "== debug build with invariant checks (ASan + UBSan, assert on) =="
 # Debug (assert() on) with RULELAB_CHECK_INVARIANTS: each game's state_ok
@@ -54,8 +59,8 @@ DEBUG_SUITES='^test_(variant|game|shared|conformance|tafl|tafl_ludii_rules|tafl_
 deps_build build-debug -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
     -DRULELAB_SANITIZE=ON \
     -DRULELAB_CHECK_INVARIANTS=ON
-(cd build-debug && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -V \
-    -j "$(nproc)" -R "$DEBUG_SUITES")
+(cd build-debug && RULELAB_TEST_SCALE=0.25 ASAN_OPTIONS=detect_leaks=1 \
+    ctest --output-on-failure -V -j "$(nproc)" -R "$DEBUG_SUITES")
 
 echo "== fuzz targets: the corpus replayed, then a short seeded run each (ASan + UBSan) =="
 bash scripts/fuzz_replay.sh build-fuzz

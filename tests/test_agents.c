@@ -17,6 +17,7 @@
 #include "game.h"
 #include "mcts_node.h"
 #include "agent_helpers.h"
+#include "test_scale.h"
 #include "serbest.h"
 
 /* Whether the side to move in st can win at once. */
@@ -298,7 +299,7 @@ static void test_mcts_beats_random(void **state)
     };
     for (size_t i = 0; i < COUNT(cases); i++) {
         double score = 0;
-        int games = 24;
+        int games = (int)test_scaled(24, 12);
         for (int k = 0; k < games; k++) {
             move_t moves[1];
             enum game_outcome r;

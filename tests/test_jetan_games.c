@@ -30,6 +30,7 @@
 #include "jetan_helpers.h"
 #include "jetan_ref.h"
 #include "rng.h"
+#include "test_scale.h"
 
 static void check_round_trip(const struct variant *v,
                              const struct jetan_state *st)
@@ -436,7 +437,7 @@ static void test_differential_against_reference(void **state)
         {"jetan(princess_escape=safe)", {0, 0, 1}},
         {"jetan(princess_safe=1)", {0, 1, 0}},
     };
-    const long per_setting = 100000;
+    const long per_setting = test_scaled(100000, 10000);
     for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) {
         struct variant v;
         char err[256];

@@ -1,0 +1,33 @@
+/*
+ * test_scale.h -- how much of a long loop a suite runs: RULELAB_TEST_SCALE
+ * in the environment, a number in (0, 1] (1 when unset or not such a
+ * number). scripts/test.sh sets 0.25 for the sanitizer and Debug builds,
+ * where a loop of random games or positions costs several times what it
+ * costs in Release and its last three quarters run no line that the
+ * first quarter or another suite does not (scripts/scale_coverage.sh
+ * measures it with gcov); the Release build runs every loop whole.
+ * Header-only (static).
+ */
+#ifndef RULELAB_TEST_SCALE_H
+#define RULELAB_TEST_SCALE_H
+
+#include <stdlib.h>
+
+static inline double test_scale(void)
+{
+    const char *text = getenv("RULELAB_TEST_SCALE");
+    char *end;
+    double x = text ? strtod(text, &end) : 1.0;
+    if (!text || end == text || *end || !(x > 0 && x <= 1))
+        return 1.0;
+    return x;
+}
+
+/* n scaled, and never below at_least (nor above n). */
+static inline long test_scaled(long n, long at_least)
+{
+    long k = (long)((double)n * test_scale());
+    return k < at_least ? (at_least < n ? at_least : n) : k;
+}
+
+#endif

@@ -321,6 +321,12 @@ void report_stop_text(const struct report_row *r, char *out, size_t n);
 
 void report_print(const struct report *r, enum report_format f, FILE *out);
 
+/* The report as one self-contained HTML page (report_html.c): a summary
+ * in words, a figure of each variant's seat-0 score and interval, and the
+ * variants and cells tables (sortable by inline script, readable without
+ * it). source names the database in the title. */
+void report_print_html(const struct report *r, const char *source, FILE *out);
+
 /* The variant with only the keys that differ from the defaults:
  * "tafl(first=defenders)", or "tafl" for all defaults. */
 void report_short_variant(const char *canonical, char *out, size_t n);

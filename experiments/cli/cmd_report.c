@@ -35,9 +35,15 @@ static int run_report(int argc, char **argv)
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_report,
                          "needs a database", &rc))
         return rc;
-    int f = cli_parse_format(&cmd_report, format);
+    int html = strcmp(format, "html") == 0;
+    int f = html ? REPORT_TABLE : cli_parse_format(&cmd_report, format);
     if (f < 0)
         return CLI_USAGE;
+    if (html && (metrics || skill || compare))
+        return cli_usage_error(&cmd_report, "--format html holds the summary, "
+                               "the figure and the variants and cells tables;"
+                               " --metrics, --skill-trace and --compare are "
+                               "not in it yet (use another format for them)");
     double delta = 0.05, alpha = 0.05;
     if ((delta_text || alpha_text) && !skill)
         return cli_usage_error(&cmd_report, "--delta and --alpha go with "
@@ -102,7 +108,10 @@ static int run_report(int argc, char **argv)
         fprintf(stderr, "rulelab report: no two cells differ in '%s' alone "
                 "(same sweep and agents): nothing to compare\n", compare);
     r.print_metrics = metrics;
-    report_print(&r, (enum report_format)f, stdout);
+    if (html)
+        report_print_html(&r, pos[0], stdout);
+    else
+        report_print(&r, (enum report_format)f, stdout);
     report_free(&r);
     store_close(st);
     return cli_finish_output(stdout, "report", "the report") ? CLI_FAIL : CLI_OK;
@@ -110,8 +119,8 @@ static int run_report(int argc, char **argv)
 
 const struct cli_command cmd_report = {
     "report", "win rates, intervals and tests from a results database",
-    "usage: rulelab report DB [--format table|csv|json|markdown] [--sweep NAME]\n"
-    "                         [--compare PARAM] [--metrics]\n"
+    "usage: rulelab report DB [--format table|csv|json|markdown|html]\n"
+    "                         [--sweep NAME] [--compare PARAM] [--metrics]\n"
     "                         [--skill-trace [--delta D] [--alpha A]]\n\n"
     "Per cell (variant x seat-0 agent x seat-1 agent), per variant and per\n"
     "agent pair: games, wins of each seat, draws by the rules and by the ply\n"
@@ -152,7 +161,10 @@ const struct cli_command cmd_report = {
     "with a rung stopped early). Both treat a game's score as a Bernoulli\n"
     "trial, a draw half a success, as the report's intervals do; with\n"
     "draws that variance is an upper bound, so both are conservative.\n\n"
-    "  --format F     table (default), csv, json or markdown\n"
+    "  --format F     table (default), csv, json, markdown, or html: one\n"
+    "                 self-contained page (no network) with a summary in\n"
+    "                 words, a figure of each variant's seat-0 score and\n"
+    "                 interval, and the variants and cells tables\n"
     "  --sweep NAME   only the games of this sweep\n"
     "  --compare PARAM  compare variants only along this parameter (an\n"
     "                 error, listing those that can be, if no game of DB\n"

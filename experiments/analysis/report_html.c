@@ -1,0 +1,197 @@
+/*
+ * report_html.c -- `rulelab report DB --format html`: the report as one
+ * self-contained page (no network, no external script, style or font; it
+ * opens from a USB stick): a summary on top with each variant's seat-0
+ * score, its interval and the verdict in words; a figure of those scores
+ * against the 0.5 line (svg.h); the variants and cells tables, sortable by
+ * a few lines of inline script and readable without it. Every number is
+ * the one the JSON report gives (the same struct report), and every piece
+ * of text from the database goes through html_text.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "svg.h"
+
+/* The page's style: black on white, readable in greyscale. */
+static const char style[] =
+    "body{font-family:sans-serif;margin:2em;max-width:80em;color:#000;"
+    "background:#fff}\n"
+    "table{border-collapse:collapse;margin:1em 0}\n"
+    "th,td{border:1px solid #999;padding:.2em .5em;text-align:right}\n"
+    "th{background:#eee;cursor:pointer}\n"
+    "td.text{text-align:left}\n"
+    "p.note{color:#333}\n"
+    "svg.chart text{font-family:sans-serif;font-size:12px}\n";
+
+/* Sorts a table by the column clicked (numbers as numbers, the rest as
+ * text; a second click reverses). Without script the tables read as they
+ * are printed. */
+static const char sort_script[] =
+    "document.querySelectorAll('table.sortable th').forEach(function(th,i){"
+    "th.addEventListener('click',function(){"
+    "var tb=th.closest('table').tBodies[0],rows=Array.from(tb.rows),"
+    "up=th.dataset.up!=='1';th.dataset.up=up?'1':'0';"
+    "rows.sort(function(a,b){var x=a.cells[i].dataset.v||a.cells[i].textContent,"
+    "y=b.cells[i].dataset.v||b.cells[i].textContent,"
+    "nx=parseFloat(x),ny=parseFloat(y),"
+    "c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);"
+    "return up?c:-c;});rows.forEach(function(r){tb.appendChild(r);});});});";
+
+/* The verdict on a row's seat-0 score, in words. */
+static const char *verdict(const struct report_row *r)
+{
+    if (!r->fixed_sample || isnan(r->lo))
+        return "no interval (a stop rule ended a cell early)";
+    if (r->lo > 0.5)
+        return "seat 0 is ahead (its whole 95% interval is above 0.5)";
+    if (r->hi < 0.5)
+        return "seat 1 is ahead (seat 0's whole 95% interval is below 0.5)";
+    return "no side shown ahead (the 95% interval holds 0.5)";
+}
+
+/* A label for a row: the variant by what differs from its defaults, with
+ * the agents for a cell. */
+static void row_label(const struct report_row *r, int cell, char *buf,
+                      size_t n)
+{
+    if (cell)
+        snprintf(buf, n, "%s, %s vs %s", r->short_variant, r->agent[0],
+                 r->agent[1]);
+    else
+        snprintf(buf, n, "%s", r->short_variant);
+}
+
+/* One table cell: a number (data-v holds it for sorting) or text. */
+static void td_number(FILE *out, const char *format, double x)
+{
+    if (isnan(x)) {
+        fputs("<td data-v=\"\">n/a</td>", out);
+        return;
+    }
+    fputs("<td data-v=\"", out);
+    fprintf(out, "%.17g", x);
+    fputs("\">", out);
+    fprintf(out, format, x);
+    fputs("</td>", out);
+}
+
+static void td_text(FILE *out, const char *text)
+{
+    fputs("<td class=\"text\"", out);
+    fputs(" title=\"", out);
+    html_text(out, text);
+    fputs("\">", out);
+    html_text(out, text);
+    fputs("</td>", out);
+}
+
+/* A table of rows (cells when cell is set: with the agents), each cell of
+ * the page naming its full canonical variant on hover. */
+static void print_rows(FILE *out, const char *id, const struct report_row *rows,
+                       int n, int cell)
+{
+    fprintf(out, "<table class=\"sortable\" id=\"%s\">\n<thead><tr>"
+            "<th>variant</th>%s<th>games</th><th>seat 0 wins</th>"
+            "<th>seat 1 wins</th><th>draws</th><th>mean plies</th>"
+            "<th>seat-0 score</th><th>95%% low</th><th>95%% high</th>"
+            "<th>p</th><th>p (Holm)</th></tr></thead>\n<tbody>\n", id,
+            cell ? "<th>seat 0</th><th>seat 1</th>" : "");
+    for (int i = 0; i < n; i++) {
+        const struct report_row *r = &rows[i];
+        fputs("<tr><td class=\"text\" title=\"", out);
+        html_text(out, r->variant);
+        fputs("\">", out);
+        html_text(out, r->short_variant);
+        fputs("</td>", out);
+        if (cell) {
+            td_text(out, r->agent[0]);
+            td_text(out, r->agent[1]);
+        }
+        td_number(out, "%.0f", (double)r->games);
+        td_number(out, "%.0f", (double)r->wins[0]);
+        td_number(out, "%.0f", (double)r->wins[1]);
+        td_number(out, "%.0f", (double)(r->draws_rules + r->draws_cap));
+        td_number(out, "%.1f", r->mean_plies);
+        td_number(out, "%.3f", r->score0);
+        td_number(out, "%.3f", r->lo);
+        td_number(out, "%.3f", r->hi);
+        td_number(out, "%.3g", r->p);
+        td_number(out, "%.3g", r->p_holm);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody>\n</table>\n", out);
+}
+
+/* The figure: each variant's seat-0 score with its interval. */
+static void print_figure(FILE *out, const struct report *r)
+{
+    struct svg_interval_row *rows = calloc((size_t)r->n_variants + 1,
+                                           sizeof *rows);
+    if (!rows)
+        return;
+    for (int i = 0; i < r->n_variants; i++) {
+        const struct report_row *v = &r->variants[i];
+        rows[i] = (struct svg_interval_row){v->short_variant, v->score0,
+                                            v->fixed_sample ? v->lo : NAN,
+                                            v->fixed_sample ? v->hi : NAN};
+    }
+    fputs("<figure>\n", out);
+    svg_interval_chart(out, "Seat-0 score per variant, with its 95% "
+                       "interval; the dashed line is 0.5, a fair game",
+                       rows, r->n_variants, 0.5);
+    fputs("<figcaption>Seat-0 score per variant (a dot), its 95% Wilson "
+          "interval (a bar) and 0.5 (dashed). The numbers are in the "
+          "variants table below.</figcaption>\n</figure>\n", out);
+    free(rows);
+}
+
+void report_print_html(const struct report *r, const char *source, FILE *out)
+{
+    long games = 0;
+    for (int i = 0; i < r->n_variants; i++)
+        games += r->variants[i].games;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<title>rulelab report: ", out);
+    html_text(out, source);
+    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+    fputs("<h1>rulelab report: ", out);
+    html_text(out, source);
+    fputs("</h1>\n", out);
+    fprintf(out, "<p>%ld game%s in %d cell%s of %d variant%s. The seat-0 "
+            "score is (wins + draws / 2) / games for the seat that moves "
+            "first; its 95%% interval is Wilson's.</p>\n", games,
+            games == 1 ? "" : "s", r->n_cells, r->n_cells == 1 ? "" : "s",
+            r->n_variants, r->n_variants == 1 ? "" : "s");
+    if (r->n_variants == 0) {
+        fputs("<p>The database holds no games to report.</p>\n</body>\n"
+              "</html>\n", out);
+        return;
+    }
+    fputs("<h2>Summary</h2>\n<ul>\n", out);
+    for (int i = 0; i < r->n_variants; i++) {
+        const struct report_row *v = &r->variants[i];
+        char label[VARIANT_TEXT_MAX + 8];
+        row_label(v, 0, label, sizeof label);
+        fputs("<li><strong>", out);
+        html_text(out, label);
+        fprintf(out, "</strong>: seat 0 scores %.3f", v->score0);
+        if (v->fixed_sample && !isnan(v->lo))
+            fprintf(out, " (%.3f to %.3f)", v->lo, v->hi);
+        fprintf(out, " over %ld games: ", v->games);
+        html_text(out, verdict(v));
+        fputs("</li>\n", out);
+    }
+    fputs("</ul>\n", out);
+    print_figure(out, r);
+    fputs("<h2>Variants</h2>\n<p class=\"note\">All agent pairs together; "
+          "hover a variant for its full text. Click a heading to sort.</p>\n",
+          out);
+    print_rows(out, "variants", r->variants, r->n_variants, 0);
+    fputs("<h2>Cells</h2>\n<p class=\"note\">Variant x seat-0 agent x seat-1 "
+          "agent.</p>\n", out);
+    print_rows(out, "cells", r->cells, r->n_cells, 1);
+    fprintf(out, "<script>%s</script>\n</body>\n</html>\n", sort_script);
+}

@@ -1,0 +1,91 @@
+/*
+ * svg.c -- the report's figures as inline SVG (svg.h): an interval chart,
+ * and the escaping every piece of text goes through.
+ */
+#include "svg.h"
+
+#include <math.h>
+
+#define CHART_WIDTH 720  /* the whole figure, in SVG units */
+#define LABEL_WIDTH 300  /* left of the axis: the row labels */
+#define ROW_HEIGHT 22
+#define TOP 24            /* above the first row: the axis labels */
+#define LABEL_CHARS 44    /* a label longer than this is cut, with "..." */
+
+void html_text(FILE *out, const char *text)
+{
+    for (const char *p = text; *p; p++)
+        switch (*p) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default: fputc(*p, out);
+        }
+}
+
+/* The x coordinate of value v in [0, 1]. */
+static double x_of(double v)
+{
+    double w = CHART_WIDTH - LABEL_WIDTH - 20;
+    v = v < 0 ? 0 : v > 1 ? 1 : v;
+    return LABEL_WIDTH + v * w;
+}
+
+/* A label, cut to LABEL_CHARS bytes (at a character boundary of UTF-8). */
+static void short_label(FILE *out, const char *label)
+{
+    char buf[LABEL_CHARS + 4];
+    size_t n = 0;
+    while (label[n] && n < LABEL_CHARS)
+        n++;
+    while (n > 0 && label[n] && ((unsigned char)label[n] & 0xc0) == 0x80)
+        n--; /* not in the middle of a character */
+    snprintf(buf, sizeof buf, "%.*s%s", (int)n, label, label[n] ? "..." : "");
+    html_text(out, buf);
+}
+
+void svg_interval_chart(FILE *out, const char *title,
+                        const struct svg_interval_row *rows, int n,
+                        double reference)
+{
+    int height = TOP + n * ROW_HEIGHT + 10;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+            "class=\"chart\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\">\n<title>", CHART_WIDTH, height,
+            CHART_WIDTH, height);
+    html_text(out, title);
+    fputs("</title>\n<desc>", out);
+    for (int i = 0; i < n; i++) {
+        html_text(out, rows[i].label);
+        fprintf(out, ": %.3f", rows[i].value);
+        if (!isnan(rows[i].lo))
+            fprintf(out, " (95%% interval %.3f to %.3f)", rows[i].lo,
+                    rows[i].hi);
+        fputs(i + 1 < n ? "; " : ".", out);
+    }
+    fputs("</desc>\n", out);
+    /* the axis: 0, 0.25, ... 1 along the top, and the reference line */
+    for (int t = 0; t <= 4; t++)
+        fprintf(out, "<text x=\"%.1f\" y=\"14\" text-anchor=\"middle\">"
+                "%.2f</text>\n", x_of(t / 4.0), t / 4.0);
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+            "stroke=\"#777\" stroke-dasharray=\"4 3\"/>\n", x_of(reference),
+            TOP - 6, x_of(reference), height - 4);
+    for (int i = 0; i < n; i++) {
+        double y = TOP + i * ROW_HEIGHT + ROW_HEIGHT / 2.0;
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
+                "dominant-baseline=\"middle\">", LABEL_WIDTH - 8, y);
+        short_label(out, rows[i].label);
+        fputs("</text>\n", out);
+        if (!isnan(rows[i].lo))
+            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                    "y2=\"%.1f\" stroke=\"#000\" stroke-width=\"2\"/>\n",
+                    x_of(rows[i].lo), y, x_of(rows[i].hi), y);
+        if (!isnan(rows[i].value))
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+                    "fill=\"#000\"/>\n", x_of(rows[i].value), y);
+    }
+    fputs("</svg>\n", out);
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""html_check.py -- what test_report_html.sh asks of a report page.
+
+Usage: html_check.py PAGE.html REPORT.json
+Parses the page's variants and cells tables (the numbers sit in each
+cell's data-v attribute, the full variant in the first cell's title) and
+compares them with `rulelab report --format json` of the same database:
+games, wins of each seat, draws, the seat-0 score and its interval, per
+variant and per cell, to the JSON's precision. Prints one line per
+mismatch and "html: N rows agree"; exits 1 on a mismatch.
+"""
+import html.parser
+import json
+import sys
+
+
+class Tables(html.parser.HTMLParser):
+    """The rows of every table with an id: [title or text, data-v, ...]."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.current, self.row, self.cell = {}, None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and "id" in a:
+            self.current = self.tables.setdefault(a["id"], [])
+        elif tag == "tr" and self.current is not None:
+            self.row = []
+        elif tag == "td" and self.row is not None:
+            self.cell = a.get("data-v", a.get("title"))
+            self.row.append(self.cell)
+
+    def handle_endtag(self, tag):
+        if tag == "tr" and self.row:
+            self.current.append(self.row)
+            self.row = None
+        elif tag == "table":
+            self.current = None
+
+
+def close(a, b):
+    """Whether the page's full-precision a is the JSON's b, which is
+    rounded to the decimals it is written with."""
+    if a is None or b is None:
+        return a is None and b is None
+    text = repr(b)
+    decimals = len(text.split(".")[1]) if "." in text and "e" not in text else 9
+    return abs(float(a) - float(b)) <= 0.5 * 10 ** -decimals + 1e-12
+
+
+def main():
+    page = Tables()
+    with open(sys.argv[1], encoding="utf-8") as f:
+        page.feed(f.read())
+    with open(sys.argv[2], encoding="utf-8") as f:
+        report = json.load(f)
+    faults, rows = [], 0
+    for table, first in (("variants", 1), ("cells", 3)):
+        got = page.tables.get(table, [])
+        want = report[table]
+        if len(got) != len(want):
+            faults.append("%s: %d rows, the JSON has %d"
+                          % (table, len(got), len(want)))
+            continue
+        for g, w in zip(got, want):
+            rows += 1
+            ci = w["s0_ci95"] or [None, None]
+            expect = [w["games"], w["s0_wins"], w["s1_wins"],
+                      w["draws_rules"] + w["draws_cap"], w["mean_plies"],
+                      w["s0_score"], ci[0], ci[1]]
+            nums = [x if x != "" else None for x in g[first:first + 8]]
+            if g[0] != w["variant"]:
+                faults.append("%s: variant %r, JSON %r"
+                              % (table, g[0], w["variant"]))
+            if table == "cells" and [g[1], g[2]] != [w["seat0"], w["seat1"]]:
+                faults.append("cells: agents %r, JSON %r"
+                              % (g[1:3], [w["seat0"], w["seat1"]]))
+            for k, (x, y) in enumerate(zip(nums, expect)):
+                if not close(x, y):
+                    faults.append("%s %s: column %d is %s, JSON %s"
+                                  % (table, w["variant"], k, x, y))
+    for fault in faults:
+        print("html: " + fault)
+    print("html: %d rows compared with the JSON report, %d mismatches"
+          % (rows, len(faults)))
+    return 1 if faults else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

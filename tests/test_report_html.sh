@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# test_report_html.sh -- `rulelab report --format html`: one self-contained
+# page whose numbers are the JSON report's (tests/html_check.py parses its
+# tables), that validates (Debian's tidy: no errors and no warnings; the
+# check is skipped, saying so, where tidy is missing), that fetches
+# nothing, and that renders hostile names as text, an empty database and
+# a one-game database too.
+# Usage: test_report_html.sh PATH/TO/rulelab
+set -u
+bin=$1
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=tests/sh_helpers.sh
+. "$here/sh_helpers.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+cat > "$dir/s.ini" <<'INI'
+[sweep]
+name = html_check
+seed = 3
+games = 20
+
+[game tafl]
+first = attackers, defenders
+max_plies = 200
+
+[game jetan]
+max_plies = 200
+
+[agents]
+r = random
+m = mcts(iterations=10)
+
+[matchups]
+pairs = r vs m
+INI
+"$bin" run "$dir/s.ini" --db "$dir/s.db" --threads 2 --quiet \
+    || bad "the sweep did not run"
+
+# page: validated by tidy (no error, no warning) where tidy is installed
+valid() {
+    if ! command -v tidy >/dev/null; then
+        echo "skip $1: tidy is not installed (apt-get install tidy)"
+    elif tidy -q -e "$2" >"$dir/tidy.out" 2>&1; then
+        ok "$1"
+    else
+        bad "$1: tidy says"; sed 's/^/    /' "$dir/tidy.out" | head -10
+    fi
+}
+
+check "html page" 0 "<!DOCTYPE html>" \
+    -- "$bin" report "$dir/s.db" --format html
+"$bin" report "$dir/s.db" --format html > "$dir/s.html"
+"$bin" report "$dir/s.db" --format json > "$dir/s.json"
+valid "the page validates" "$dir/s.html"
+if /usr/bin/python3 "$here/html_check.py" "$dir/s.html" "$dir/s.json" \
+        > "$dir/check.out"; then
+    ok "the page's numbers are the JSON report's: $(tail -1 "$dir/check.out")"
+else
+    bad "the page's numbers"; sed 's/^/    /' "$dir/check.out" | head -10
+fi
+# self-contained: nothing is fetched (no src=, no href=, no url(), no
+# http:// or https:// but the SVG namespace)
+if grep -qE 'src=|href=|url\(|https?://' \
+        <(sed 's#xmlns="http://www.w3.org/2000/svg"##' "$dir/s.html"); then
+    bad "the page refers to something outside itself"
+else
+    ok "the page refers to nothing outside itself"
+fi
+check "a figure with its numbers in words" 0 "<desc>" \
+    -- cat "$dir/s.html"
+check "html with --metrics refused" 2 "not in it yet" \
+    -- "$bin" report "$dir/s.db" --format html --metrics
+
+# hostile names, written into the database by hand: text, never markup
+cp "$dir/s.db" "$dir/h.db"
+sqlite3 "$dir/h.db" "UPDATE cells SET agent0_name = '<script>alert(1)</script>',
+    agent1_name = 'q\"uo''te & <b>é</b>'"
+"$bin" report "$dir/h.db" --format html > "$dir/h.html"
+if grep -q '<script>alert' "$dir/h.html" || grep -q '<b>é' "$dir/h.html"; then
+    bad "a hostile name came out as markup"
+else
+    ok "hostile names are escaped"
+fi
+check "the escaped name is there" 0 "&lt;script&gt;alert(1)&lt;/script&gt;" \
+    -- cat "$dir/h.html"
+valid "the hostile page validates" "$dir/h.html"
+
+# an empty database and a one-game one
+cp "$dir/s.db" "$dir/e.db"
+sqlite3 "$dir/e.db" "DELETE FROM games"
+"$bin" report "$dir/e.db" --format html > "$dir/e.html" 2>/dev/null
+check "an empty database renders" 0 "0 games in 0 cells of 0 variants" -- cat "$dir/e.html"
+valid "the empty page validates" "$dir/e.html"
+cp "$dir/s.db" "$dir/o.db"
+sqlite3 "$dir/o.db" "DELETE FROM games WHERE id > 1"
+"$bin" report "$dir/o.db" --format html > "$dir/o.html"
+check "a one-game database renders" 0 "1 game in 1 cell of 1 variant" -- cat "$dir/o.html"
+valid "the one-game page validates" "$dir/o.html"
+
+finish

@@ -72,6 +72,18 @@ check "a figure with its numbers in words" 0 "<desc>" \
 check "html with --metrics refused" 2 "not in it yet" \
     -- "$bin" report "$dir/s.db" --format html --metrics
 
+# --out: the same page, written whole; never onto the database or another
+"$bin" report "$dir/s.db" --format html --out "$dir/out.html"
+if cmp -s "$dir/out.html" "$dir/s.html"; then ok "--out writes the same page"
+else bad "--out wrote another page"; fi
+check "--out onto the database refused" 1 "is the same file as the input" \
+    -- "$bin" report "$dir/s.db" --format html --out "$dir/s.db"
+cp "$dir/s.db" "$dir/other.db"
+check "--out onto another database refused" 1 "is a database" \
+    -- "$bin" report "$dir/s.db" --out "$dir/other.db"
+if cmp -s "$dir/s.db" "$dir/other.db"; then ok "the other database is untouched"
+else bad "the other database changed"; fi
+
 # hostile names, written into the database by hand: text, never markup
 cp "$dir/s.db" "$dir/h.db"
 sqlite3 "$dir/h.db" "UPDATE cells SET agent0_name = '<script>alert(1)</script>',

@@ -9,9 +9,37 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "report.h"
 #include "store.h"
 #include "variant.h"
+
+/* Prints r in format f (-1: the HTML page, titled by source) to stdout,
+ * or to out_path whole or not at all (written beside it, then renamed).
+ * Returns CLI_OK, or CLI_FAIL after a message. */
+static int write_report(const struct report *r, int f, const char *source,
+                        const char *out_path)
+{
+    struct outfile o;
+    char err[4400];
+    if (out_path && outfile_open(&o, out_path, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab report: %s\n", err);
+        return CLI_FAIL;
+    }
+    FILE *out = out_path ? o.f : stdout;
+    if (f < 0)
+        report_print_html(r, source, out);
+    else
+        report_print(r, (enum report_format)f, out);
+    if (!out_path)
+        return cli_finish_output(stdout, "report", "the report") ? CLI_FAIL
+                                                                  : CLI_OK;
+    if (outfile_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab report: %s\n", err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
 
 /* `rulelab report` (the run contract of struct cli_command): the report
  * of DB (or of one sweep) in the chosen format on stdout; CLI_FAIL when
@@ -20,7 +48,7 @@
 static int run_report(int argc, char **argv)
 {
     const char *format = "table", *sweep = NULL, *compare = NULL, *pos[1];
-    const char *delta_text = NULL, *alpha_text = NULL;
+    const char *delta_text = NULL, *alpha_text = NULL, *out_path = NULL;
     int metrics = 0, skill = 0;
     const struct cli_option opts[] = {
         {.name = "--format", .value = &format},
@@ -30,6 +58,7 @@ static int run_report(int argc, char **argv)
         {.name = "--skill-trace", .flag = &skill},
         {.name = "--delta", .value = &delta_text},
         {.name = "--alpha", .value = &alpha_text},
+        {.name = "--out", .value = &out_path},
         {.name = NULL}};
     int rc;
     if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_report,
@@ -56,11 +85,16 @@ static int run_report(int argc, char **argv)
                        || !(alpha > 0 && alpha < 0.5)))
         return cli_usage_error(&cmd_report, "--alpha takes a number above 0 "
                                "and below 0.5, not '%s'", alpha_text);
+    char err[4400] = "";
+    if (out_path && outfile_check(out_path, "--out", pos, 1, OUTFILE_ANY, err,
+                                  sizeof err) != 0) {
+        fprintf(stderr, "rulelab report: %s\n", err);
+        return CLI_FAIL;
+    }
     struct store *st;
     if (cli_open_sweep(pos[0], sweep, "report", &st) != 0)
         return CLI_FAIL;
     struct report r;
-    char err[4096] = "";
     sqlite3 *db = store_db(st);
     /* the report and the ratings of the skill trace read one snapshot */
     if (skill && sqlite3_exec(db, "SAVEPOINT rulelab_skill", NULL, NULL, NULL)
@@ -108,19 +142,17 @@ static int run_report(int argc, char **argv)
         fprintf(stderr, "rulelab report: no two cells differ in '%s' alone "
                 "(same sweep and agents): nothing to compare\n", compare);
     r.print_metrics = metrics;
-    if (html)
-        report_print_html(&r, pos[0], stdout);
-    else
-        report_print(&r, (enum report_format)f, stdout);
+    rc = write_report(&r, html ? -1 : f, pos[0], out_path);
     report_free(&r);
     store_close(st);
-    return cli_finish_output(stdout, "report", "the report") ? CLI_FAIL : CLI_OK;
+    return rc;
 }
 
 const struct cli_command cmd_report = {
     "report", "win rates, intervals and tests from a results database",
     "usage: rulelab report DB [--format table|csv|json|markdown|html]\n"
     "                         [--sweep NAME] [--compare PARAM] [--metrics]\n"
+    "                         [--out FILE]\n"
     "                         [--skill-trace [--delta D] [--alpha A]]\n\n"
     "Per cell (variant x seat-0 agent x seat-1 agent), per variant and per\n"
     "agent pair: games, wins of each seat, draws by the rules and by the ply\n"
@@ -166,6 +198,9 @@ const struct cli_command cmd_report = {
     "                 words, a figure of each variant's seat-0 score and\n"
     "                 interval, and the variants and cells tables\n"
     "  --sweep NAME   only the games of this sweep\n"
+    "  --out FILE     write the report to FILE, whole or not at all (beside\n"
+    "                 it, then renamed), instead of stdout; never onto DB\n"
+    "                 or another results database\n"
     "  --compare PARAM  compare variants only along this parameter (an\n"
     "                 error, listing those that can be, if no game of DB\n"
     "                 has it)\n"

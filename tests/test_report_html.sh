@@ -84,6 +84,45 @@ check "--out onto another database refused" 1 "is a database" \
 if cmp -s "$dir/s.db" "$dir/other.db"; then ok "the other database is untouched"
 else bad "the other database changed"; fi
 
+# run --html: the page is whole at every moment the run rewrites it (read
+# in a loop while it plays: a complete, valid page each time), and the
+# last one is what `report --format html` prints
+sed 's/^games = 20$/games = 150/; s/^name = html_check$/name = html_live/' \
+    "$dir/s.ini" > "$dir/live.ini"
+"$bin" run "$dir/live.ini" --db "$dir/live.db" --threads 2 --quiet \
+    --html "$dir/live.html" --html-every 1 &
+runner=$!
+reads=0 broken=0
+while kill -0 "$runner" 2>/dev/null; do
+    if cp "$dir/live.html" "$dir/read.html" 2>/dev/null; then
+        reads=$((reads + 1))
+        if ! head -1 "$dir/read.html" | grep -q '^<!DOCTYPE html>$' \
+                || ! tail -1 "$dir/read.html" | grep -q '^</html>$' \
+                || { command -v tidy >/dev/null \
+                     && ! tidy -q -e "$dir/read.html" >/dev/null 2>&1; }; then
+            broken=$((broken + 1))
+        fi
+    fi
+    sleep 0.2
+done
+wait "$runner"
+if [ "$reads" -gt 0 ] && [ "$broken" -eq 0 ]; then
+    ok "the live page was whole at each of $reads reads"
+else
+    bad "the live page: $broken of $reads reads were not a whole page"
+fi
+"$bin" report "$dir/live.db" --format html > "$dir/live_report.html"
+if cmp -s "$dir/live.html" "$dir/live_report.html"; then
+    ok "the last live page is report --format html"
+else
+    bad "the last live page differs from report --format html"
+    diff "$dir/live.html" "$dir/live_report.html" | head -10
+fi
+check "--html with --dry-run refused" 2 "--html needs a path" \
+    -- "$bin" run "$dir/live.ini" --dry-run --html "$dir/x.html"
+check "--html onto the database refused" 1 "the same file as the input" \
+    -- "$bin" run "$dir/live.ini" --db "$dir/live.db" --html "$dir/live.db"
+
 # hostile names, written into the database by hand: text, never markup
 cp "$dir/s.db" "$dir/h.db"
 sqlite3 "$dir/h.db" "UPDATE cells SET agent0_name = '<script>alert(1)</script>',

@@ -321,11 +321,23 @@ void report_stop_text(const struct report_row *r, char *out, size_t n);
 
 void report_print(const struct report *r, enum report_format f, FILE *out);
 
+/* What an HTML page says beside the report: the database's name for its
+ * title, the line on its last run (store_last_run_text; "" for none), and,
+ * for a page written while a sweep runs (run --html), how often it reloads
+ * itself and when it was written (reload_seconds 0: a page that does not
+ * reload, as `report --format html` writes). */
+struct html_page {
+    const char *source, *last_run;
+    int reload_seconds;
+    const char *written; /* "2026-12-06T01:50:00Z" when reload_seconds */
+};
+
 /* The report as one self-contained HTML page (report_html.c): a summary
  * in words, a figure of each variant's seat-0 score and interval, and the
  * variants and cells tables (sortable by inline script, readable without
- * it). source names the database in the title. */
-void report_print_html(const struct report *r, const char *source, FILE *out);
+ * it). */
+void report_print_html(const struct report *r, const struct html_page *page,
+                       FILE *out);
 
 /* The variant with only the keys that differ from the defaults:
  * "tafl(first=defenders)", or "tafl" for all defaults. */

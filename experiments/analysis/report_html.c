@@ -148,18 +148,44 @@ static void print_figure(FILE *out, const struct report *r)
     free(rows);
 }
 
-void report_print_html(const struct report *r, const char *source, FILE *out)
+/* The page's head, its title and the lines on the run and the page. */
+static void print_head(const struct html_page *page, FILE *out)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+          "<meta charset=\"utf-8\">\n", out);
+    if (page->reload_seconds > 0)
+        fprintf(out, "<meta http-equiv=\"refresh\" content=\"%d\">\n",
+                page->reload_seconds);
+    fputs("<title>rulelab report: ", out);
+    html_text(out, page->source);
+    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+    fputs("<h1>rulelab report: ", out);
+    html_text(out, page->source);
+    fputs("</h1>\n", out);
+    if (page->reload_seconds > 0) {
+        fputs("<p class=\"note\"><strong>Written while a sweep runs</strong>,"
+              " at ", out);
+        html_text(out, page->written);
+        fprintf(out, " (UTC); it reloads itself every %d s while the run "
+                "goes on. A page written more than a minute or two ago is "
+                "from a run that has stopped without ending it (killed): "
+                "its last run below still says running.</p>\n",
+                page->reload_seconds);
+    }
+    if (page->last_run[0]) {
+        fputs("<p>Runs: ", out);
+        html_text(out, page->last_run);
+        fputs(".</p>\n", out);
+    }
+}
+
+void report_print_html(const struct report *r, const struct html_page *page,
+                       FILE *out)
 {
     long games = 0;
     for (int i = 0; i < r->n_variants; i++)
         games += r->variants[i].games;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<title>rulelab report: ", out);
-    html_text(out, source);
-    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
-    fputs("<h1>rulelab report: ", out);
-    html_text(out, source);
-    fputs("</h1>\n", out);
+    print_head(page, out);
     fprintf(out, "<p>%ld game%s in %d cell%s of %d variant%s. The seat-0 "
             "score is (wins + draws / 2) / games for the seat that moves "
             "first; its 95%% interval is Wilson's.</p>\n", games,

@@ -14,11 +14,11 @@
 #include "store.h"
 #include "variant.h"
 
-/* Prints r in format f (-1: the HTML page, titled by source) to stdout,
+/* Prints r in format f (-1: the HTML page, with page's lines) to stdout,
  * or to out_path whole or not at all (written beside it, then renamed).
  * Returns CLI_OK, or CLI_FAIL after a message. */
-static int write_report(const struct report *r, int f, const char *source,
-                        const char *out_path)
+static int write_report(const struct report *r, int f,
+                        const struct html_page *page, const char *out_path)
 {
     struct outfile o;
     char err[4400];
@@ -28,7 +28,7 @@ static int write_report(const struct report *r, int f, const char *source,
     }
     FILE *out = out_path ? o.f : stdout;
     if (f < 0)
-        report_print_html(r, source, out);
+        report_print_html(r, page, out);
     else
         report_print(r, (enum report_format)f, out);
     if (!out_path)
@@ -142,7 +142,11 @@ static int run_report(int argc, char **argv)
         fprintf(stderr, "rulelab report: no two cells differ in '%s' alone "
                 "(same sweep and agents): nothing to compare\n", compare);
     r.print_metrics = metrics;
-    rc = write_report(&r, html ? -1 : f, pos[0], out_path);
+    char last_run[512] = "";
+    if (html)
+        store_last_run_text(db, sweep, last_run, sizeof last_run);
+    struct html_page page = {pos[0], last_run, 0, NULL};
+    rc = write_report(&r, html ? -1 : f, &page, out_path);
     report_free(&r);
     store_close(st);
     return rc;

@@ -13,6 +13,8 @@
 
 #include "cli.h"
 #include "cost.h"
+#include "live_html.h"
+#include "outfile.h"
 #include "runner.h"
 #include "shard.h"
 #include "snapshot.h"
@@ -159,7 +161,8 @@ static void default_db(const struct sweep *s, char *path, size_t n)
 /* The options of `rulelab run`, read and checked by read_args. */
 struct run_args {
     const char *sweep, *db, *shard_text, *snapshot, *plan_path, *plan_out;
-    long threads, every, plan_shards;
+    const char *html; /* --html FILE */
+    long threads, every, plan_shards, html_every;
     double calibrate;
     int quiet, dry, snapshot_replace;
 };
@@ -170,7 +173,7 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
 {
     const char *pos[1], *calibrate_text = NULL;
     *a = (struct run_args){.threads = omp_get_num_procs(), .every = 300,
-                           .calibrate = 0.5};
+                           .calibrate = 0.5, .html_every = 30};
     long every = 0, shards = 0; /* 0: not given (their ranges start at 1) */
     const struct cli_option opts[] = {
         {.name = "--db", .value = &a->db},
@@ -184,6 +187,9 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
         {.name = "--snapshot-every", .number = &every, .min = 1,
          .max = 86400 * 365},
         {.name = "--snapshot-replace", .flag = &a->snapshot_replace},
+        {.name = "--html", .value = &a->html},
+        {.name = "--html-every", .number = &a->html_every, .min = 1,
+         .max = 86400},
         {.name = "--quiet", .flag = &a->quiet},
         {.name = "--dry-run", .flag = &a->dry},
         {.name = NULL}};
@@ -209,6 +215,9 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
         cli_usage_error(&cmd_run, "--calibrate '%s': with --dry-run, the "
                         "CPU-seconds to time each cell for, from 0 (no "
                         "estimate) to 3600", calibrate_text);
+    else if (a->html && (!*a->html || a->dry))
+        cli_usage_error(&cmd_run, "--html needs a path, and plays with the "
+                        "sweep (not with --dry-run)");
     else if (a->plan_path && !a->shard_text)
         cli_usage_error(&cmd_run, "--plan FILE goes with --shard K/N");
     else if (a->plan_out && (!a->dry || !shards || a->plan_path
@@ -247,9 +256,23 @@ static int play_sweep(const struct run_args *a, const struct sweep *s,
         fprintf(stderr, "rulelab run: %s\n", err);
         return CLI_FAIL;
     }
+    const char *inputs[] = {db, a->snapshot};
+    if (a->html && outfile_check(a->html, "--html", inputs,
+                                 a->snapshot ? 2 : 1, OUTFILE_ANY, err,
+                                 sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: %s\n", err);
+        return CLI_FAIL;
+    }
     struct store *st;
     if (store_open(db, 0, &st, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab run: %s\n", err);
+        return CLI_FAIL;
+    }
+    struct live_html lh;
+    if (a->html && live_html_start(&lh, db, a->html, (int)a->html_every, err,
+                                   sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: --html: %s\n", err);
+        store_close(st);
         return CLI_FAIL;
     }
     struct snapshot_every sn;
@@ -257,6 +280,8 @@ static int play_sweep(const struct run_args *a, const struct sweep *s,
         && snapshot_every_start(&sn, db, a->snapshot, (double)a->every,
                                 "rulelab run", err, sizeof err) != 0) {
         fprintf(stderr, "rulelab run: %s\n", err);
+        if (a->html)
+            live_html_stop(&lh);
         store_close(st);
         return CLI_FAIL;
     }
@@ -265,9 +290,20 @@ static int play_sweep(const struct run_args *a, const struct sweep *s,
     int rc = runner_run(s, st, &o, &r, err, sizeof err);
     if (a->snapshot)
         snapshot_every_stop(&sn);
+    if (a->html) {
+        live_html_stop(&lh);
+        if (!a->quiet)
+            fprintf(stderr, "--html: %ld pages rewritten while playing, in "
+                    "%.2f s of one thread\n", lh.writes, lh.write_seconds);
+    }
     store_close(st);
     if (rc != 0)
         fprintf(stderr, "rulelab run: %s\n", err);
+    /* The last page, as `rulelab report DB --format html` prints it. */
+    if (a->html && live_html_write(db, a->html, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab run: --html: %s\n", err);
+        rc = -1;
+    }
     /* The last copy, of everything committed, whatever the run's end. */
     if (a->snapshot && snapshot_write(db, a->snapshot, err, sizeof err) != 0) {
         fprintf(stderr, "rulelab run: snapshot: %s\n", err);
@@ -350,6 +386,7 @@ const struct cli_command cmd_run = {
     "                   [--shard K/N [--plan FILE]]\n"
     "                   [--snapshot COPY [--snapshot-every SECONDS]\n"
     "                    [--snapshot-replace]]\n"
+    "                   [--html FILE [--html-every SECONDS]]\n"
     "       rulelab run SWEEP.ini --dry-run [--calibrate SECONDS] [--threads N]"
     "\n                   [--shard K/N [--plan FILE]]"
     " [--write-plan FILE --shards N]\n\n"
@@ -399,7 +436,13 @@ const struct cli_command cmd_run = {
     "               replaced only if it is a snapshot of this sweep and\n"
     "               shard (a rerun refreshing it)\n"
     "  --snapshot-replace\n"
-    "               replace an existing COPY whatever it holds\n\n"
+    "               replace an existing COPY whatever it holds\n"
+    "  --html FILE  keep the report as a page in FILE while it plays\n"
+    "               (`rulelab report DB --format html`): written at the\n"
+    "               start, every --html-every seconds (default 30), each\n"
+    "               time whole beside FILE and renamed, reloading itself\n"
+    "               and saying when it was written; the last page, when the\n"
+    "               run ends, is what `report DB --format html` prints\n\n"
     "The sweep file format is in docs/sweeps.md and\n"
     "experiments/sweep/sweep.h; ready sweeps are in experiments/sweeps/.\n",
     run_run};

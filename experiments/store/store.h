@@ -234,4 +234,10 @@ int store_each_game(sqlite3 *db, const struct store_game_filter *f,
                     store_game_visit visit, void *arg, char *err,
                     size_t errsz);
 
+/* One line on the last run of sweep (NULL: of any sweep) into buf: its
+ * sweep, status (running, complete, interrupted, failed, killed), when it
+ * started and ended, and the games it stored; "" when there is none.
+ * Returns 0, or -1 when the query fails. */
+int store_last_run_text(sqlite3 *db, const char *sweep, char *buf, size_t n);
+
 #endif

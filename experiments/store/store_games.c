@@ -94,3 +94,33 @@ int store_each_game(sqlite3 *db, const struct store_game_filter *f,
     sqlite3_finalize(q);
     return rc;
 }
+
+int store_last_run_text(sqlite3 *db, const char *sweep, char *buf, size_t n)
+{
+    sqlite3_stmt *q = NULL;
+    buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, "SELECT s.name, r.status, r.started,"
+                           " r.ended, r.games FROM runs r JOIN sweeps s ON"
+                           " s.id = r.sweep_id WHERE ?1 IS NULL OR s.name ="
+                           " ?1 ORDER BY r.id DESC LIMIT 1", -1, &q, NULL)
+            != SQLITE_OK
+        || (sweep && sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC)
+                         != SQLITE_OK)) {
+        sqlite3_finalize(q);
+        return -1;
+    }
+    int step = sqlite3_step(q);
+    if (step == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(q, 0);
+        const char *status = (const char *)sqlite3_column_text(q, 1);
+        const char *started = (const char *)sqlite3_column_text(q, 2);
+        const char *ended = (const char *)sqlite3_column_text(q, 3);
+        snprintf(buf, n, "the last run, of sweep %s: %s; started %s%s%s; "
+                 "%lld games stored by it", name ? name : "?",
+                 status ? status : "?", started ? started : "?",
+                 ended ? ", ended " : "", ended ? ended : "",
+                 (long long)sqlite3_column_int64(q, 4));
+    }
+    sqlite3_finalize(q);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
+}

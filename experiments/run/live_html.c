@@ -1,0 +1,113 @@
+/*
+ * live_html.c -- the page of a running sweep (live_html.h): the report
+ * built from a read-only connection (the runner's writes go on beside it,
+ * as `rulelab report` reads a live database), written through the
+ * one-shot output rule (outfile.h) and rewritten by a thread.
+ */
+#include "live_html.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "outfile.h"
+#include "report.h"
+#include "store.h"
+
+/* A monotonic clock, in seconds. */
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int live_html_write(const char *db, const char *path, int reload_seconds,
+                    char *err, size_t errsz)
+{
+    struct store *st;
+    if (store_open(db, 1, &st, err, errsz) != 0)
+        return -1;
+    struct report r;
+    if (report_build(store_db(st), NULL, &r, err, errsz) != 0) {
+        store_close(st);
+        return -1;
+    }
+    char last_run[512] = "", written[32] = "";
+    store_last_run_text(store_db(st), NULL, last_run, sizeof last_run);
+    store_close(st);
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(written, sizeof written, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    struct html_page page = {db, last_run, reload_seconds, written};
+    struct outfile o;
+    int rc = -1;
+    if (outfile_open(&o, path, err, errsz) == 0) {
+        report_print_html(&r, &page, o.f);
+        rc = outfile_commit(&o, err, errsz);
+    }
+    report_free(&r);
+    return rc;
+}
+
+/* The thread: every `seconds` (or at the stop signal) writes the page. */
+static void *live_main(void *arg)
+{
+    struct live_html *lh = arg;
+    pthread_mutex_lock(&lh->lock);
+    while (!lh->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += lh->seconds;
+        int rc = 0;
+        while (!lh->stop && rc != ETIMEDOUT)
+            rc = pthread_cond_timedwait(&lh->wake, &lh->lock, &until);
+        if (lh->stop)
+            break;
+        pthread_mutex_unlock(&lh->lock);
+        char err[1024];
+        double t0 = now_seconds();
+        if (live_html_write(lh->db, lh->path, lh->seconds, err, sizeof err)
+            != 0)
+            fprintf(stderr, "rulelab run: --html: %s\n", err);
+        pthread_mutex_lock(&lh->lock);
+        lh->writes++;
+        lh->write_seconds += now_seconds() - t0;
+    }
+    pthread_mutex_unlock(&lh->lock);
+    return NULL;
+}
+
+int live_html_start(struct live_html *lh, const char *db, const char *path,
+                    int seconds, char *err, size_t errsz)
+{
+    lh->db = db;
+    lh->path = path;
+    lh->seconds = seconds;
+    lh->stop = 0;
+    lh->writes = 0;
+    lh->write_seconds = 0;
+    if (live_html_write(db, path, seconds, err, errsz) != 0)
+        return -1;
+    pthread_mutex_init(&lh->lock, NULL);
+    pthread_cond_init(&lh->wake, NULL);
+    if (pthread_create(&lh->thread, NULL, live_main, lh) != 0) {
+        pthread_cond_destroy(&lh->wake);
+        pthread_mutex_destroy(&lh->lock);
+        snprintf(err, errsz, "cannot start the page's thread");
+        return -1;
+    }
+    return 0;
+}
+
+void live_html_stop(struct live_html *lh)
+{
+    pthread_mutex_lock(&lh->lock);
+    lh->stop = 1;
+    pthread_cond_signal(&lh->wake);
+    pthread_mutex_unlock(&lh->lock);
+    pthread_join(lh->thread, NULL);
+    pthread_cond_destroy(&lh->wake);
+    pthread_mutex_destroy(&lh->lock);
+}

@@ -2,11 +2,11 @@
  * live_html.c -- the page of a running sweep (live_html.h): the report
  * built from a read-only connection (the runner's writes go on beside it,
  * as `rulelab report` reads a live database), written through the
- * one-shot output rule (outfile.h) and rewritten by a thread.
+ * one-shot output rule (outfile.h) and rewritten by a periodic thread
+ * (periodic.h).
  */
 #include "live_html.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -51,32 +51,16 @@ int live_html_write(const char *db, const char *path, int reload_seconds,
     return rc;
 }
 
-/* The thread: every `seconds` (or at the stop signal) writes the page. */
-static void *live_main(void *arg)
+/* One page (periodic's work), timed. */
+static void write_once(void *arg)
 {
     struct live_html *lh = arg;
-    pthread_mutex_lock(&lh->lock);
-    while (!lh->stop) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += lh->seconds;
-        int rc = 0;
-        while (!lh->stop && rc != ETIMEDOUT)
-            rc = pthread_cond_timedwait(&lh->wake, &lh->lock, &until);
-        if (lh->stop)
-            break;
-        pthread_mutex_unlock(&lh->lock);
-        char err[1024];
-        double t0 = now_seconds();
-        if (live_html_write(lh->db, lh->path, lh->seconds, err, sizeof err)
-            != 0)
-            fprintf(stderr, "rulelab run: --html: %s\n", err);
-        pthread_mutex_lock(&lh->lock);
-        lh->writes++;
-        lh->write_seconds += now_seconds() - t0;
-    }
-    pthread_mutex_unlock(&lh->lock);
-    return NULL;
+    char err[1024];
+    double t0 = now_seconds();
+    if (live_html_write(lh->db, lh->path, lh->seconds, err, sizeof err) != 0)
+        fprintf(stderr, "rulelab run: --html: %s\n", err);
+    lh->writes++;
+    lh->write_seconds += now_seconds() - t0;
 }
 
 int live_html_start(struct live_html *lh, const char *db, const char *path,
@@ -85,16 +69,11 @@ int live_html_start(struct live_html *lh, const char *db, const char *path,
     lh->db = db;
     lh->path = path;
     lh->seconds = seconds;
-    lh->stop = 0;
     lh->writes = 0;
     lh->write_seconds = 0;
     if (live_html_write(db, path, seconds, err, errsz) != 0)
         return -1;
-    pthread_mutex_init(&lh->lock, NULL);
-    pthread_cond_init(&lh->wake, NULL);
-    if (pthread_create(&lh->thread, NULL, live_main, lh) != 0) {
-        pthread_cond_destroy(&lh->wake);
-        pthread_mutex_destroy(&lh->lock);
+    if (periodic_start(&lh->every, seconds, write_once, lh) != 0) {
         snprintf(err, errsz, "cannot start the page's thread");
         return -1;
     }
@@ -103,11 +82,5 @@ int live_html_start(struct live_html *lh, const char *db, const char *path,
 
 void live_html_stop(struct live_html *lh)
 {
-    pthread_mutex_lock(&lh->lock);
-    lh->stop = 1;
-    pthread_cond_signal(&lh->wake);
-    pthread_mutex_unlock(&lh->lock);
-    pthread_join(lh->thread, NULL);
-    pthread_cond_destroy(&lh->wake);
-    pthread_mutex_destroy(&lh->lock);
+    periodic_stop(&lh->every);
 }

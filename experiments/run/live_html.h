@@ -10,8 +10,9 @@
 #ifndef RULELAB_LIVE_HTML_H
 #define RULELAB_LIVE_HTML_H
 
-#include <pthread.h>
 #include <stddef.h>
+
+#include "periodic.h"
 
 /* Writes the page of db's report to path once (reload_seconds > 0: a page
  * that reloads itself every that many seconds and says when it was
@@ -23,12 +24,9 @@ int live_html_write(const char *db, const char *path, int reload_seconds,
 struct live_html {
     const char *db, *path;
     int seconds;
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    int stop;
     long writes;          /* pages written by the thread */
     double write_seconds; /* the time they took, in all */
+    struct periodic every;
 };
 
 /* Writes the page at once, then starts the thread that writes it every

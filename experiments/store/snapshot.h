@@ -7,8 +7,9 @@
 #ifndef RULELAB_SNAPSHOT_H
 #define RULELAB_SNAPSHOT_H
 
-#include <pthread.h>
 #include <stddef.h>
+
+#include "periodic.h"
 
 /* Copies the database at src, as of one committed transaction, to dst:
  * SQLite's online backup (sqlite3_backup, all pages in one step inside one
@@ -44,11 +45,7 @@ int snapshot_check_merge(const char *copy, const char *const *dbs, int n,
  * --snapshot-every S`): a thread copying db to path every `seconds`. */
 struct snapshot_every {
     const char *db, *path, *who; /* who: the command, for its messages */
-    double seconds;
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    int stop;
+    struct periodic every;
 };
 
 /* Starts the thread (snapshot_every.c). Returns 0, or -1 with a message.

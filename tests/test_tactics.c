@@ -59,7 +59,8 @@ static enum tactic_verdict check(const struct tactic *t, const char *move)
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     char err[512];
     move_t m;
-    enum tactic_verdict v;
+    /* set by tactics_check (clang cannot tell that fail_msg ends the test) */
+    enum tactic_verdict v = TACTIC_UNKNOWN;
     if (tactics_setup(t, st, err, sizeof err) != 0
         || game_parse_move(t->variant.game, st, move, &m, err, sizeof err)
                != 0

@@ -7,8 +7,9 @@ RULELAB_PACKAGES="build-essential cmake pkg-config libcmocka-dev libsqlite3-dev 
 # only recommended by clang) and clang's OpenMP (libomp-dev); the Slurm
 # test (tests/test_slurm.sh) a one-node Slurm and its munge (slurm-wlm,
 # munge; it brings up its own daemons, and never touches a host's).
-# The HTML report test validates its pages with tidy.
-RULELAB_TEST_PACKAGES="clang libclang-rt-dev libomp-dev slurm-wlm munge tidy"
+# The HTML report tests validate its pages with tidy and open them in a
+# headless chromium.
+RULELAB_TEST_PACKAGES="clang libclang-rt-dev libomp-dev slurm-wlm munge tidy chromium"
 
 # deps_install [PACKAGES...]: RULELAB_PACKAGES and the ones named.
 deps_install() {

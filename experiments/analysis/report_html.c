@@ -30,9 +30,10 @@ static const char style[] =
  * text; a second click reverses). Without script the tables read as they
  * are printed. */
 static const char sort_script[] =
-    "document.querySelectorAll('table.sortable th').forEach(function(th,i){"
+    "document.querySelectorAll('table.sortable th').forEach(function(th){"
     "th.addEventListener('click',function(){"
-    "var tb=th.closest('table').tBodies[0],rows=Array.from(tb.rows),"
+    "var i=th.cellIndex,tb=th.closest('table').tBodies[0],"
+    "rows=Array.from(tb.rows),"
     "up=th.dataset.up!=='1';th.dataset.up=up?'1':'0';"
     "rows.sort(function(a,b){var x=a.cells[i].dataset.v||a.cells[i].textContent,"
     "y=b.cells[i].dataset.v||b.cells[i].textContent,"

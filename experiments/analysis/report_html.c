@@ -17,8 +17,9 @@
 
 /* The page's style: black on white, readable in greyscale. */
 static const char style[] =
-    "body{font-family:sans-serif;margin:2em;max-width:80em;color:#000;"
-    "background:#fff}\n"
+    "body{font-family:sans-serif;margin:2em;color:#000;background:#fff}\n"
+    "p,ul,figure{max-width:60em}\n"
+    "div.wide{overflow-x:auto}\n"
     "table{border-collapse:collapse;margin:1em 0}\n"
     "th,td{border:1px solid #999;padding:.2em .5em;text-align:right}\n"
     "th{background:#eee;cursor:pointer}\n"
@@ -94,12 +95,14 @@ static void td_text(FILE *out, const char *text)
 static void print_rows(FILE *out, const char *id, const struct report_row *rows,
                        int n, int cell)
 {
-    fprintf(out, "<table class=\"sortable\" id=\"%s\">\n<thead><tr>"
-            "<th>variant</th>%s<th>games</th><th>seat 0 wins</th>"
+    fprintf(out, "<div class=\"wide\"><table class=\"sortable\" id=\"%s\">\n"
+            "<thead><tr><th>variant</th>%s<th>games</th><th>seat 0 wins</th>"
             "<th>seat 1 wins</th><th>draws</th><th>mean plies</th>"
             "<th>seat-0 score</th><th>95%% low</th><th>95%% high</th>"
-            "<th>p</th><th>p (Holm)</th></tr></thead>\n<tbody>\n", id,
-            cell ? "<th>seat 0</th><th>seat 1</th>" : "");
+            "<th>p</th><th>p (Holm)</th><th>how games ended</th>%s"
+            "</tr></thead>\n<tbody>\n", id,
+            cell ? "<th>seat 0</th><th>seat 1</th>" : "",
+            cell ? "<th>stop rule</th>" : "");
     for (int i = 0; i < n; i++) {
         const struct report_row *r = &rows[i];
         fputs("<tr><td class=\"text\" title=\"", out);
@@ -121,9 +124,85 @@ static void print_rows(FILE *out, const char *id, const struct report_row *rows,
         td_number(out, "%.3f", r->hi);
         td_number(out, "%.3g", r->p);
         td_number(out, "%.3g", r->p_holm);
+        td_text(out, r->reasons);
+        if (cell) {
+            char stop[512];
+            report_stop_text(r, stop, sizeof stop);
+            td_text(out, stop);
+        }
         fputs("</tr>\n", out);
     }
-    fputs("</tbody>\n</table>\n", out);
+    fputs("</tbody>\n</table></div>\n", out);
+}
+
+/* Variants compared (report.h, struct compare_row): a figure of each
+ * change's difference in seat-0 score with its interval against 0, and
+ * the table. Nothing when no two cells differ in one parameter alone. */
+static void print_compared(FILE *out, const struct report *r)
+{
+    if (r->n_compares == 0)
+        return;
+    struct svg_interval_row *rows = calloc((size_t)r->n_compares,
+                                           sizeof *rows);
+    /* the parameter, its two values and the two agents' names */
+    char (*labels)[2 * VARIANT_TEXT_MAX + 256] =
+        calloc((size_t)r->n_compares, sizeof *labels);
+    if (!rows || !labels) {
+        free(rows);
+        free(labels);
+        return;
+    }
+    fputs("<h2>Variants compared</h2>\n<p class=\"note\">Two cells of one "
+          "sweep with the same agents in the same seats whose variants differ "
+          "in one parameter alone: the later value's seat-0 score minus the "
+          "earlier's, with Newcombe's 95% interval.</p>\n", out);
+    for (int i = 0; i < r->n_compares; i++) {
+        const struct compare_row *c = &r->compares[i];
+        snprintf(labels[i], sizeof labels[i], "%s %s->%s (%s vs %s)",
+                 c->param, c->value[0], c->value[1], c->agent[0],
+                 c->agent[1]);
+        rows[i] = (struct svg_interval_row){labels[i], c->score_diff,
+                                            c->fixed_sample ? c->score_lo
+                                                            : NAN,
+                                            c->fixed_sample ? c->score_hi
+                                                            : NAN};
+    }
+    fputs("<figure>\n", out);
+    svg_interval_chart(out, "Change in seat-0 score per compared pair of "
+                       "variants, with its 95% interval; the dashed line is "
+                       "no change", rows, r->n_compares, -1, 1, 0);
+    fputs("<figcaption>Change in seat-0 score (a dot), its 95% interval (a "
+          "bar) and no change (dashed); the numbers are in the table below."
+          "</figcaption>\n</figure>\n", out);
+    fputs("<div class=\"wide\"><table class=\"sortable\" id=\"compared\">"
+          "\n<thead><tr>"
+          "<th>sweep</th><th>seat 0</th><th>seat 1</th><th>change</th>"
+          "<th>games before</th><th>games after</th><th>score before</th>"
+          "<th>score after</th><th>difference</th><th>95% low</th>"
+          "<th>95% high</th><th>p</th></tr></thead>\n<tbody>\n", out);
+    for (int i = 0; i < r->n_compares; i++) {
+        const struct compare_row *c = &r->compares[i];
+        char change[256];
+        snprintf(change, sizeof change, "%s %s->%s", c->param, c->value[0],
+                 c->value[1]);
+        fputs("<tr>", out);
+        td_text(out, c->sweep);
+        td_text(out, c->agent[0]);
+        td_text(out, c->agent[1]);
+        td_text(out, change);
+        td_number(out, "%.0f", (double)c->games[0]);
+        td_number(out, "%.0f", (double)c->games[1]);
+        td_number(out, "%.3f", c->score[0]);
+        td_number(out, "%.3f", c->score[1]);
+        td_number(out, "%+.3f", c->score_diff);
+        td_number(out, "%+.3f", c->fixed_sample ? c->score_lo : NAN);
+        td_number(out, "%+.3f", c->fixed_sample ? c->score_hi : NAN);
+        td_number(out, "%.3g", c->score_p);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody>\n</table></div>\n", out);
+    free(rows);
+    free(labels);
 }
 
 /* The figure: each variant's seat-0 score with its interval. */
@@ -142,7 +221,7 @@ static void print_figure(FILE *out, const struct report *r)
     fputs("<figure>\n", out);
     svg_interval_chart(out, "Seat-0 score per variant, with its 95% "
                        "interval; the dashed line is 0.5, a fair game",
-                       rows, r->n_variants, 0.5);
+                       rows, r->n_variants, 0, 1, 0.5);
     fputs("<figcaption>Seat-0 score per variant (a dot), its 95% Wilson "
           "interval (a bar) and 0.5 (dashed). The numbers are in the "
           "variants table below.</figcaption>\n</figure>\n", out);
@@ -220,5 +299,6 @@ void report_print_html(const struct report *r, const struct html_page *page,
     fputs("<h2>Cells</h2>\n<p class=\"note\">Variant x seat-0 agent x seat-1 "
           "agent.</p>\n", out);
     print_rows(out, "cells", r->cells, r->n_cells, 1);
+    print_compared(out, r);
     fprintf(out, "<script>%s</script>\n</body>\n</html>\n", sort_script);
 }

@@ -25,12 +25,13 @@ void html_text(FILE *out, const char *text)
         }
 }
 
-/* The x coordinate of value v in [0, 1]. */
-static double x_of(double v)
+/* The x coordinate of value v on an axis from lo to hi. */
+static double x_of(double v, double lo, double hi)
 {
     double w = CHART_WIDTH - LABEL_WIDTH - 20;
-    v = v < 0 ? 0 : v > 1 ? 1 : v;
-    return LABEL_WIDTH + v * w;
+    double f = (v - lo) / (hi - lo);
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    return LABEL_WIDTH + f * w;
 }
 
 /* A label, cut to LABEL_CHARS bytes (at a character boundary of UTF-8). */
@@ -48,7 +49,7 @@ static void short_label(FILE *out, const char *label)
 
 void svg_interval_chart(FILE *out, const char *title,
                         const struct svg_interval_row *rows, int n,
-                        double reference)
+                        double axis_min, double axis_max, double reference)
 {
     int height = TOP + n * ROW_HEIGHT + 10;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
@@ -66,13 +67,16 @@ void svg_interval_chart(FILE *out, const char *title,
         fputs(i + 1 < n ? "; " : ".", out);
     }
     fputs("</desc>\n", out);
-    /* the axis: 0, 0.25, ... 1 along the top, and the reference line */
-    for (int t = 0; t <= 4; t++)
+    /* the axis: five ticks along the top, and the reference line */
+    for (int t = 0; t <= 4; t++) {
+        double v = axis_min + (axis_max - axis_min) * t / 4.0;
         fprintf(out, "<text x=\"%.1f\" y=\"14\" text-anchor=\"middle\">"
-                "%.2f</text>\n", x_of(t / 4.0), t / 4.0);
+                "%.2f</text>\n", x_of(v, axis_min, axis_max), v);
+    }
+    double xr = x_of(reference, axis_min, axis_max);
     fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-            "stroke=\"#777\" stroke-dasharray=\"4 3\"/>\n", x_of(reference),
-            TOP - 6, x_of(reference), height - 4);
+            "stroke=\"#777\" stroke-dasharray=\"4 3\"/>\n", xr, TOP - 6, xr,
+            height - 4);
     for (int i = 0; i < n; i++) {
         double y = TOP + i * ROW_HEIGHT + ROW_HEIGHT / 2.0;
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
@@ -82,10 +86,12 @@ void svg_interval_chart(FILE *out, const char *title,
         if (!isnan(rows[i].lo))
             fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                     "y2=\"%.1f\" stroke=\"#000\" stroke-width=\"2\"/>\n",
-                    x_of(rows[i].lo), y, x_of(rows[i].hi), y);
+                    x_of(rows[i].lo, axis_min, axis_max), y,
+                    x_of(rows[i].hi, axis_min, axis_max), y);
         if (!isnan(rows[i].value))
             fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-                    "fill=\"#000\"/>\n", x_of(rows[i].value), y);
+                    "fill=\"#000\"/>\n", x_of(rows[i].value, axis_min,
+                                               axis_max), y);
     }
     fputs("</svg>\n", out);
 }

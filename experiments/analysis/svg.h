@@ -24,11 +24,12 @@ struct svg_interval_row {
     double value, lo, hi;
 };
 
-/* Draws rows on an axis from 0 to 1 with a dashed line at reference; title
- * names the figure (its <title>), and the <desc> lists every row's label,
- * value and interval. */
+/* Draws rows on an axis from axis_min to axis_max (values outside are
+ * drawn at its ends) with a dashed line at reference; title names the
+ * figure (its <title>), and the <desc> lists every row's label, value and
+ * interval. */
 void svg_interval_chart(FILE *out, const char *title,
                         const struct svg_interval_row *rows, int n,
-                        double reference);
+                        double axis_min, double axis_max, double reference);
 
 #endif

@@ -2,13 +2,14 @@
 # atlas.sh -- the balance atlas's answer from its committed parts: each
 # results/atlas/*.db.xz is decompressed into a temporary folder, the parts
 # are joined with `rulelab merge`, and scripts/atlas.py prints the tables
-# (results/atlas/PLAN.md says what the parts are).
+# (results/atlas/PLAN.md says what the parts are); the report of the
+# merged parts is also written as a page (report --format html).
 #
 # Usage: scripts/atlas.sh [--write] [-b RULELAB]
 #   (none)    print the Markdown on stdout (and nothing else)
-#   --write   write results/atlas.md (a header and that Markdown) and
-#             results/atlas.svg, the files tests/test_atlas.sh compares
-#             with what this prints
+#   --write   write results/atlas.md (a header and that Markdown),
+#             results/atlas.svg and results/atlas.html, the files
+#             tests/test_atlas.sh compares with what this prints
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/build/rulelab
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --write) write=1 ;;
         -b) bin=${2:?-b needs a path}; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "atlas.sh: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -34,6 +35,8 @@ for p in "${parts[@]}"; do
 done
 "$bin" merge "$work/atlas.db" "$work"/atlas_*.db --quiet
 "$bin" list >"$work/list.txt"
+# the page names the database as it is given: a name, not a temporary path
+(cd "$work" && "$bin" report atlas.db --format html --out atlas.html)
 n=${#parts[@]}
 [ "$n" -eq 1 ] && count="1 part" || count="$n parts"
 header() {
@@ -60,10 +63,14 @@ if [ $write -eq 1 ]; then
     { header; /usr/bin/python3 "$root/scripts/atlas.py" "$work/atlas.db" \
         --defaults "$work/list.txt" --svg "$root/results/atlas.svg"; } \
         >"$root/results/atlas.md"
-    echo "wrote results/atlas.md and results/atlas.svg from $count"
+    cp "$work/atlas.html" "$root/results/atlas.html"
+    echo "wrote results/atlas.md, atlas.svg and atlas.html from $count"
 else
     header
     /usr/bin/python3 "$root/scripts/atlas.py" "$work/atlas.db" \
         --defaults "$work/list.txt" --svg "$work/atlas.svg"
     if [ -n "${ATLAS_SVG_OUT:-}" ]; then cp "$work/atlas.svg" "$ATLAS_SVG_OUT"; fi
+    if [ -n "${ATLAS_HTML_OUT:-}" ]; then
+        cp "$work/atlas.html" "$ATLAS_HTML_OUT"
+    fi
 fi

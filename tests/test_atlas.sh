@@ -42,13 +42,16 @@ has "the default's row" "| default | ab 20k nodes | 10 | 0.600 (0.313-0.832) | 0
 has "repetition_limit=0's row" "| repetition_limit=0 | ab 20k nodes | 4 | 0.500 (0.150-0.850) | 0.500 | 170.0 | 0.250 | not enough games: one rung | n/a |"
 has "the comparison" "| tafl | repetition_limit=0 | default | -0.100 (-0.520 to +0.353) | 0.733 | 0.733 |"
 
-# 2. results/atlas.md and atlas.svg are what the script prints now
+# 2. results/atlas.md, atlas.svg and atlas.html are what the script
+# prints now
 if ls "$root"/results/atlas/*.db.xz >/dev/null 2>&1; then
-    if ATLAS_SVG_OUT="$dir/atlas.svg" bash "$root/scripts/atlas.sh" -b "$bin" \
+    if ATLAS_SVG_OUT="$dir/atlas.svg" ATLAS_HTML_OUT="$dir/atlas.html" \
+            bash "$root/scripts/atlas.sh" -b "$bin" \
             >"$dir/atlas.md" 2>"$dir/err" \
         && cmp -s "$dir/atlas.md" "$root/results/atlas.md" \
-        && cmp -s "$dir/atlas.svg" "$root/results/atlas.svg"; then
-        ok "results/atlas.md and atlas.svg regenerate byte for byte"
+        && cmp -s "$dir/atlas.svg" "$root/results/atlas.svg" \
+        && cmp -s "$dir/atlas.html" "$root/results/atlas.html"; then
+        ok "results/atlas.md, atlas.svg and atlas.html regenerate byte for byte"
     else
         bad "results/atlas.md is stale: run scripts/atlas.sh --write"
         diff "$dir/atlas.md" "$root/results/atlas.md" | head -20

@@ -6,7 +6,8 @@ Parses the page's variants and cells tables (the numbers sit in each
 cell's data-v attribute, the full variant in the first cell's title) and
 compares them with `rulelab report --format json` of the same database:
 games, wins of each seat, draws, the seat-0 score and its interval, per
-variant and per cell, to the JSON's precision. Prints one line per
+variant and per cell, to the JSON's precision; with a skill trace, each
+variant's verdict. Prints one line per
 mismatch and "html: N rows agree"; exits 1 on a mismatch.
 """
 import html.parser
@@ -20,9 +21,13 @@ class Tables(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.tables, self.current, self.row, self.cell = {}, None, None, None
+        self.h3, self.in_h3 = [], False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if tag == "h3":
+            self.in_h3 = True
+            self.h3.append("")
         if tag == "table" and "id" in a:
             self.current = self.tables.setdefault(a["id"], [])
         elif tag == "tr" and self.current is not None:
@@ -31,7 +36,13 @@ class Tables(html.parser.HTMLParser):
             self.cell = a.get("data-v", a.get("title"))
             self.row.append(self.cell)
 
+    def handle_data(self, data):
+        if self.in_h3:
+            self.h3[-1] += data
+
     def handle_endtag(self, tag):
+        if tag == "h3":
+            self.in_h3 = False
         if tag == "tr" and self.row:
             self.current.append(self.row)
             self.row = None
@@ -80,6 +91,12 @@ def main():
                 if not close(x, y):
                     faults.append("%s %s: column %d is %s, JSON %s"
                                   % (table, w["variant"], k, x, y))
+    if "skill_trace" in report:
+        want = ["%s: %s" % (v["short_variant"], v["verdict"])
+                for v in report["skill_trace"]["variants"]]
+        if page.h3 != want:
+            faults.append("skill trace verdicts %r, JSON %r" % (page.h3, want))
+        rows += len(want)
     for fault in faults:
         print("html: " + fault)
     print("html: %d rows compared with the JSON report, %d mismatches"

@@ -67,6 +67,15 @@ if grep -qE 'src=|href=|url\(|https?://' \
 else
     ok "the page refers to nothing outside itself"
 fi
+"$bin" report "$dir/s.db" --format html --skill-trace > "$dir/sk.html"
+"$bin" report "$dir/s.db" --format json --skill-trace > "$dir/sk.json"
+valid "the skill-trace page validates" "$dir/sk.html"
+if /usr/bin/python3 "$here/html_check.py" "$dir/sk.html" "$dir/sk.json" \
+        > "$dir/check.out"; then
+    ok "the skill trace's verdicts are the JSON's: $(tail -1 "$dir/check.out")"
+else
+    bad "the skill trace's verdicts"; sed 's/^/    /' "$dir/check.out" | head
+fi
 check "a figure with its numbers in words" 0 "<desc>" \
     -- cat "$dir/s.html"
 check "html with --metrics refused" 2 "not in it yet" \

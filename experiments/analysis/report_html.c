@@ -23,7 +23,7 @@ static const char style[] =
     "table{border-collapse:collapse;margin:1em 0}\n"
     "th,td{border:1px solid #999;padding:.2em .5em;text-align:right}\n"
     "th{background:#eee;cursor:pointer}\n"
-    "td.text{text-align:left}\n"
+    "td.text{text-align:left;white-space:nowrap}\n"
     "p.note{color:#333}\n"
     "svg.chart text{font-family:sans-serif;font-size:12px}\n";
 
@@ -205,6 +205,84 @@ static void print_compared(FILE *out, const struct report *r)
     free(labels);
 }
 
+/* The skill trace (report_skill.c), after report_build_skill: per
+ * variant its verdict in words, a figure of each rung's seat-0 score with
+ * its interval (the rungs by rating), and their table with the Elo. */
+static void print_skill(FILE *out, const struct report *r)
+{
+    if (!r->skill_trace)
+        return;
+    fprintf(out, "<h2>Skill trace</h2>\n<p class=\"note\">Each agent that "
+            "played itself is a rung; the verdict compares the seat-0 scores "
+            "of the two highest-rated rungs of one agent family: converged "
+            "when their difference is shown inside +/-%.3g (TOST at level "
+            "%.3g).</p>\n", r->skill_delta, r->skill_alpha);
+    for (int v = 0; v < r->n_skill; v++) {
+        const struct skill_variant *sv = &r->skill[v];
+        fputs("<h3>", out);
+        html_text(out, sv->short_variant);
+        fputs(": ", out);
+        html_text(out, report_skill_verdict_name(sv->test.verdict));
+        fputs("</h3>\n<p>", out);
+        html_text(out, sv->why);
+        fputs("</p>\n", out);
+        if (sv->n_rungs == 0)
+            continue; /* no agent played itself: nothing to draw */
+        struct svg_interval_row *rows = calloc((size_t)sv->n_rungs + 1,
+                                               sizeof *rows);
+        char (*labels)[VARIANT_TEXT_MAX + 64] =
+            calloc((size_t)sv->n_rungs + 1, sizeof *labels);
+        if (!rows || !labels) {
+            free(rows);
+            free(labels);
+            continue;
+        }
+        for (int i = 0; i < sv->n_rungs; i++) {
+            const struct skill_rung *g = &sv->rungs[i];
+            if (g->rated)
+                snprintf(labels[i], sizeof labels[i], "%s (Elo %.0f)",
+                         g->agent, g->elo);
+            else
+                snprintf(labels[i], sizeof labels[i], "%s (not rated)",
+                         g->agent);
+            rows[i] = (struct svg_interval_row){labels[i], g->score,
+                                                g->score_lo, g->score_hi};
+        }
+        fputs("<figure>\n", out);
+        svg_interval_chart(out, "Seat-0 score in self-play per strength "
+                           "rung, weakest first, with its 95% interval; the "
+                           "dashed line is 0.5", rows, sv->n_rungs, 0, 1,
+                           0.5);
+        fputs("<figcaption>Seat-0 score in self-play per rung (a dot), its "
+              "95% interval (a bar) and 0.5 (dashed).</figcaption>\n"
+              "</figure>\n<div class=\"wide\"><table class=\"sortable\">"
+              "\n<thead><tr><th>rung</th><th>games</th><th>seat-0 score</th>"
+              "<th>95% low</th><th>95% high</th><th>draws</th><th>Elo</th>"
+              "<th>Elo 95% low</th><th>Elo 95% high</th></tr></thead>\n"
+              "<tbody>\n", out);
+        for (int i = 0; i < sv->n_rungs; i++) {
+            const struct skill_rung *g = &sv->rungs[i];
+            fputs("<tr><td class=\"text\" title=\"", out);
+            html_text(out, g->spec);
+            fputs("\">", out);
+            html_text(out, g->agent);
+            fputs("</td>", out);
+            td_number(out, "%.0f", (double)g->games);
+            td_number(out, "%.3f", g->score);
+            td_number(out, "%.3f", g->score_lo);
+            td_number(out, "%.3f", g->score_hi);
+            td_number(out, "%.3f", g->draw);
+            td_number(out, "%.0f", g->rated ? g->elo : NAN);
+            td_number(out, "%.0f", g->rated ? g->elo_lo : NAN);
+            td_number(out, "%.0f", g->rated ? g->elo_hi : NAN);
+            fputs("</tr>\n", out);
+        }
+        fputs("</tbody>\n</table></div>\n", out);
+        free(rows);
+        free(labels);
+    }
+}
+
 /* The figure: each variant's seat-0 score with its interval. */
 static void print_figure(FILE *out, const struct report *r)
 {
@@ -300,5 +378,6 @@ void report_print_html(const struct report *r, const struct html_page *page,
           "agent.</p>\n", out);
     print_rows(out, "cells", r->cells, r->n_cells, 1);
     print_compared(out, r);
+    print_skill(out, r);
     fprintf(out, "<script>%s</script>\n</body>\n</html>\n", sort_script);
 }

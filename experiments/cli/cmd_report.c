@@ -68,12 +68,12 @@ static int run_report(int argc, char **argv)
     int f = html ? REPORT_TABLE : cli_parse_format(&cmd_report, format);
     if (f < 0)
         return CLI_USAGE;
-    if (html && (metrics || skill))
+    if (html && metrics)
         return cli_usage_error(&cmd_report, "--format html holds the summary, "
-                               "the figures, the variants and cells tables "
-                               "and the variants compared; --metrics and "
-                               "--skill-trace are not in it yet (use another "
-                               "format for them)");
+                               "the figures, the variants and cells tables, "
+                               "the variants compared and the skill trace; "
+                               "--metrics is not in it yet (use another "
+                               "format for it)");
     double delta = 0.05, alpha = 0.05;
     if ((delta_text || alpha_text) && !skill)
         return cli_usage_error(&cmd_report, "--delta and --alpha go with "

@@ -53,8 +53,11 @@ if ls "$root"/results/atlas/*.db.xz >/dev/null 2>&1; then
         && cmp -s "$dir/atlas.html" "$root/results/atlas.html"; then
         ok "results/atlas.md, atlas.svg and atlas.html regenerate byte for byte"
     else
-        bad "results/atlas.md is stale: run scripts/atlas.sh --write"
+        bad "results/atlas.md, atlas.svg or atlas.html is stale (a change to"
+        echo "    the report page changes atlas.html): run scripts/atlas.sh --write"
         diff "$dir/atlas.md" "$root/results/atlas.md" | head -20
+        cmp "$dir/atlas.svg" "$root/results/atlas.svg"
+        cmp "$dir/atlas.html" "$root/results/atlas.html"
         cat "$dir/err"
     fi
 else

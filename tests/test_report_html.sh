@@ -127,6 +127,8 @@ else
     bad "the last live page differs from report --format html"
     diff "$dir/live.html" "$dir/live_report.html" | head -10
 fi
+check "--html-every without --html refused" 2 "--html-every goes with --html" \
+    -- "$bin" run "$dir/live.ini" --db "$dir/x.db" --html-every 5
 check "--html with --dry-run refused" 2 "--html needs a path" \
     -- "$bin" run "$dir/live.ini" --dry-run --html "$dir/x.html"
 check "--html onto the database refused" 1 "the same file as the input" \

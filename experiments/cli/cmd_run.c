@@ -174,7 +174,8 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
     const char *pos[1], *calibrate_text = NULL;
     *a = (struct run_args){.threads = omp_get_num_procs(), .every = 300,
                            .calibrate = 0.5, .html_every = 30};
-    long every = 0, shards = 0; /* 0: not given (their ranges start at 1) */
+    /* 0: not given (their ranges start at 1) */
+    long every = 0, shards = 0, html_every = 0;
     const struct cli_option opts[] = {
         {.name = "--db", .value = &a->db},
         {.name = "--threads", .number = &a->threads, .min = 1, .max = 4096},
@@ -188,7 +189,7 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
          .max = 86400 * 365},
         {.name = "--snapshot-replace", .flag = &a->snapshot_replace},
         {.name = "--html", .value = &a->html},
-        {.name = "--html-every", .number = &a->html_every, .min = 1,
+        {.name = "--html-every", .number = &html_every, .min = 1,
          .max = 86400},
         {.name = "--quiet", .flag = &a->quiet},
         {.name = "--dry-run", .flag = &a->dry},
@@ -218,6 +219,8 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
     else if (a->html && (!*a->html || a->dry))
         cli_usage_error(&cmd_run, "--html needs a path, and plays with the "
                         "sweep (not with --dry-run)");
+    else if (!a->html && html_every)
+        cli_usage_error(&cmd_run, "--html-every goes with --html FILE");
     else if (a->plan_path && !a->shard_text)
         cli_usage_error(&cmd_run, "--plan FILE goes with --shard K/N");
     else if (a->plan_out && (!a->dry || !shards || a->plan_path
@@ -228,6 +231,7 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
         cli_usage_error(&cmd_run, "--shards N goes with --write-plan FILE");
     else {
         a->every = every ? every : a->every;
+        a->html_every = html_every ? html_every : a->html_every;
         a->plan_shards = shards;
         return 1;
     }

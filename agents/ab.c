@@ -227,8 +227,10 @@ static void ab_observe(void *self, const struct game *g, const void *st,
 #define DEPTH_ONLY_MAX 20
 
 /* agent_kind.check: a search needs nodes, ms or a depth it can finish. */
-static int ab_check(const double *values, char *err, size_t errsz)
+static int ab_check(const double *values, const struct spec_texts *texts,
+                    char *err, size_t errsz)
 {
+    (void)texts;
     if (values[P_NODES] > 0 || values[P_MS] > 0
         || values[P_DEPTH] <= DEPTH_ONLY_MAX)
         return 0;
@@ -281,8 +283,11 @@ static void ab_destroy(void *self)
     free(a);
 }
 
-static void *ab_create(const double *values, uint64_t seed)
+static void *ab_create(const double *values,
+                        const struct spec_texts *texts, uint64_t seed,
+                        char *err, size_t errsz)
 {
+    (void)texts, (void)err, (void)errsz;
     struct ab *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
@@ -332,6 +337,15 @@ void ab_last_search(const struct agent *ag, struct ab_info *out)
  * to a threat that threat_replies rules out are not played (Jetan).
  * Version 5: tafl's threat_replies and wins_at_once hook too. */
 const struct agent_kind ab_kind = {
-    "ab", "iterative-deepening alpha-beta (PVS, table, quiescence)",
-    ab_params, P_COUNT, ab_create, ab_choose, ab_observe, ab_destroy, 5, 1,
-    ab_check};
+    .name = "ab",
+    .doc = "iterative-deepening alpha-beta (PVS, table, quiescence)",
+    .params = ab_params,
+    .n_params = P_COUNT,
+    .create = ab_create,
+    .choose = ab_choose,
+    .observe = ab_observe,
+    .destroy = ab_destroy,
+    .behaviour_version = 5,
+    .uses_eval = 1,
+    .check = ab_check,
+};

@@ -19,9 +19,11 @@ struct random_agent {
     struct rng rng;
 };
 
-static void *random_create(const double *values, uint64_t seed)
+static void *random_create(const double *values,
+                           const struct spec_texts *texts, uint64_t seed,
+                           char *err, size_t errsz)
 {
-    (void)values;
+    (void)values, (void)texts, (void)err, (void)errsz;
     struct random_agent *r = malloc(sizeof *r);
     if (r)
         rng_seed(&r->rng, seed);
@@ -40,8 +42,13 @@ static move_t random_choose(void *self, const struct game *g, const void *st,
 }
 
 static const struct agent_kind random_kind = {
-    "random", "plays a uniformly random legal move", NULL, 0,
-    random_create, random_choose, NULL, free, 1, 0, NULL};
+    .name = "random",
+    .doc = "plays a uniformly random legal move",
+    .create = random_create,
+    .choose = random_choose,
+    .destroy = free,
+    .behaviour_version = 1,
+};
 
 /* ---- the registry ---------------------------------------------------- */
 
@@ -139,6 +146,7 @@ const struct agent_kind *agent_kind_of(const char *spec)
 static const struct agent_kind *parse_spec(const char *spec,
                                            struct param_spec *params,
                                            int *n_params, double *values,
+                                           struct spec_texts *texts,
                                            char *err, size_t errsz)
 {
     char name[64];
@@ -162,9 +170,9 @@ static const struct agent_kind *parse_spec(const char *spec,
         return NULL;
     }
     if (spec_parse_args(kind->name, params, *n_params, args, args_end, values,
-                        err, errsz))
+                        texts, err, errsz))
         return NULL;
-    if (kind->check && kind->check(values, err, errsz) != 0)
+    if (kind->check && kind->check(values, texts, err, errsz) != 0)
         return NULL;
     return kind;
 }
@@ -174,12 +182,14 @@ int agent_identity(const char *spec, char *buf, size_t n, char *err,
 {
     struct param_spec params[VARIANT_MAX_PARAMS];
     double values[VARIANT_MAX_PARAMS];
+    struct spec_texts texts;
     int n_params;
     const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
-                                               err, errsz);
+                                               &texts, err, errsz);
     if (!kind)
         return -1;
-    int len = spec_identity(kind->name, params, n_params, values, buf, n);
+    int len = spec_identity(kind->name, params, n_params, values, &texts, buf,
+                            n);
     if (len < 0)
         return game_error(err, errsz, "%s: the identity is too long", spec);
     return len;
@@ -207,9 +217,10 @@ int agent_spec_plays(const char *spec, const struct game *g, char *err,
 {
     struct param_spec params[VARIANT_MAX_PARAMS];
     double values[VARIANT_MAX_PARAMS];
+    struct spec_texts texts;
     int n_params;
     const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
-                                               err, errsz);
+                                               &texts, err, errsz);
     return kind ? kind_plays(kind, g, err, errsz) : -1;
 }
 
@@ -218,16 +229,20 @@ int agent_create(const char *spec, uint64_t seed, struct agent **out,
 {
     struct param_spec params[VARIANT_MAX_PARAMS];
     double values[VARIANT_MAX_PARAMS];
+    struct spec_texts texts;
     int n_params;
     *out = NULL;
     const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
-                                               err, errsz);
+                                               &texts, err, errsz);
     if (!kind)
         return -1;
     struct agent *a = calloc(1, sizeof *a);
-    if (!a || !(a->self = kind->create(values, seed))) {
+    if (err && errsz)
+        err[0] = '\0';
+    if (!a || !(a->self = kind->create(values, &texts, seed, err, errsz))) {
         free(a);
-        game_error(err, errsz, "%s: out of memory", spec);
+        if (!err || !errsz || !err[0])
+            game_error(err, errsz, "%s: out of memory", spec);
         return -1;
     }
     a->kind = kind;
@@ -239,7 +254,7 @@ int agent_create(const char *spec, uint64_t seed, struct agent **out,
             values[shown++] = values[i];
         }
     if (shown)
-        spec_canonical(kind->name, params, shown, values, a->spec,
+        spec_canonical(kind->name, params, shown, values, &texts, a->spec,
                        sizeof a->spec);
     else
         snprintf(a->spec, sizeof a->spec, "%s", kind->name);

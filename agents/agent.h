@@ -22,6 +22,10 @@ struct agent_stats {
     double value; /* chosen move's mean reward for the mover, 0..1 */
     int proven; /* +1 proven win for the mover, -1 proven loss, 0 unknown */
     int hit_cap; /* the node pool was full during the search */
+    /* 0, or the end_reason (REASON_FORFEIT_*) for which the agent gave up
+     * the game instead of choosing: an outside program's bad, late or
+     * missing reply (ext.h). The move returned is then no move. */
+    int forfeit;
 };
 
 /* One kind of agent: its parameters and its operations. `self` is the
@@ -31,10 +35,12 @@ struct agent_kind {
     const char *doc; /* one line */
     const struct param_spec *params; /* the kind's own parameters */
     int n_params;
-    /* Returns new agent data, or NULL when memory is short. values holds
-     * the kind's own n_params values, then, if uses_eval, every
-     * evaluation weight (eval_weight's order). */
-    void *(*create)(const double *values, uint64_t seed);
+    /* Returns new agent data, or NULL with a message in err (left empty
+     * when memory is short). values holds the kind's own n_params values,
+     * then, if uses_eval, every evaluation weight (eval_weight's order);
+     * texts the values of its PARAM_TEXT parameters. */
+    void *(*create)(const double *values, const struct spec_texts *texts,
+                    uint64_t seed, char *err, size_t errsz);
     /* Chooses a legal move for st (the game must not be over). */
     move_t (*choose)(void *self, const struct game *g, const void *st,
                      struct agent_stats *stats);
@@ -53,7 +59,12 @@ struct agent_kind {
     /* Checks a spec's values together (what each parameter's range cannot
      * tell, e.g. a search with no budget at all). Returns 0, or -1 with a
      * message in err naming the parameters. May be NULL. */
-    int (*check)(const double *values, char *err, size_t errsz);
+    int (*check)(const double *values, const struct spec_texts *texts,
+                 char *err, size_t errsz);
+    /* Whether the kind plays through another program (ext): making one
+     * starts a process, so fuzzers and tests that make every kind leave
+     * it out. */
+    int external;
 };
 
 struct agent {

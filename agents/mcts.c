@@ -122,8 +122,11 @@ static const struct param_spec mcts_params[P_COUNT] = {
                  "the evaluation after the move", 2},
 };
 
-static void *mcts_create(const double *values, uint64_t seed)
+static void *mcts_create(const double *values,
+                          const struct spec_texts *texts, uint64_t seed,
+                          char *err, size_t errsz)
 {
+    (void)texts, (void)err, (void)errsz;
     struct mcts *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
@@ -559,6 +562,14 @@ static void mcts_observe(void *self, const struct game *g, const void *st,
  * same spec and seed play the same moves (tests/test_mcts.c checks moves
  * recorded before them). */
 const struct agent_kind mcts_kind = {
-    "mcts", "UCT Monte Carlo tree search with MCTS-Solver", mcts_params,
-    P_COUNT, mcts_create, mcts_choose, mcts_observe, mcts_destroy, 2, 1,
-    NULL};
+    .name = "mcts",
+    .doc = "UCT Monte Carlo tree search with MCTS-Solver",
+    .params = mcts_params,
+    .n_params = P_COUNT,
+    .create = mcts_create,
+    .choose = mcts_choose,
+    .observe = mcts_observe,
+    .destroy = mcts_destroy,
+    .behaviour_version = 2,
+    .uses_eval = 1,
+};

@@ -28,6 +28,8 @@ int param_allowed_text(const struct param_spec *p, char *buf, size_t n)
         return snprintf(buf, n, "%.0f..%.0f", p->min, p->max);
     case PARAM_REAL:
         return snprintf(buf, n, "%g..%g", p->min, p->max);
+    case PARAM_TEXT:
+        return snprintf(buf, n, "text");
     case PARAM_ENUM: {
         size_t len = 0;
         buf[0] = '\0';
@@ -44,9 +46,60 @@ int param_allowed_text(const struct param_spec *p, char *buf, size_t n)
     return -1;
 }
 
+const char *spec_text_value(const struct spec_texts *texts, double value)
+{
+    return value < 0 || !texts || value >= texts->n ? ""
+                                                     : texts->text[(int)value];
+}
+
+/* Whether c may stand in a text value written without quotes. */
+static int bare_char(char c)
+{
+    return isalnum((unsigned char)c) || (c && strchr("_./:+-", c));
+}
+
+/* Writes text bare when it is a plain word, else in quotes with `"` and
+ * `\` escaped. Length, or -1 if it does not fit. */
+static int quote_text(const char *text, char *buf, size_t n)
+{
+    int bare = text[0] != '\0';
+    for (const char *c = text; *c && bare; c++)
+        bare = bare_char(*c);
+    if (bare)
+        return snprintf(buf, n, "%s", text);
+    size_t len = 0;
+    if (n < 3)
+        return -1;
+    buf[len++] = '"';
+    for (const char *c = text; *c; c++) {
+        if (len + 4 > n) /* an escape, the byte, the closing quote, NUL */
+            return -1;
+        if (*c == '"' || *c == '\\')
+            buf[len++] = '\\';
+        buf[len++] = *c;
+    }
+    buf[len++] = '"';
+    buf[len] = '\0';
+    return (int)len;
+}
+
+/* param_value_text, with the texts of text parameters (texts may be
+ * NULL). */
+static int value_text(const struct param_spec *p, double value,
+                      const struct spec_texts *texts, char *buf, size_t n)
+{
+    if (p->type == PARAM_TEXT && texts)
+        return quote_text(spec_text_value(texts, value), buf, n);
+    if (p->type == PARAM_TEXT)
+        return snprintf(buf, n, value < 0 ? "\"\"" : "(text)");
+    return param_value_text(p, value, buf, n);
+}
+
 int param_value_text(const struct param_spec *p, double value, char *buf,
                      size_t n)
 {
+    if (p->type == PARAM_TEXT)
+        return value_text(p, value, NULL, buf, n);
     if (p->type == PARAM_ENUM)
         return snprintf(buf, n, "%s", p->choices[(int)value]);
     if (p->type == PARAM_REAL)
@@ -106,13 +159,61 @@ int spec_parse_number(const char *text, int whole, double *out)
 
 /* Parses the value [b, e) (no surrounding spaces) of parameter p, of any
  * length. Returns 0 or -1 with the error set. */
+/* Reads the text value [b, e) of parameter p into texts: a bare word or
+ * one whole quoted text. Returns 0 with *out its index, or -1 with the
+ * error set. */
+static int parse_text(const char *owner, const struct param_spec *p,
+                      const char *b, const char *e, double *out,
+                      struct spec_texts *texts, char *err, size_t errsz)
+{
+    if (!texts || texts->n == SPEC_MAX_TEXTS)
+        return game_error(err, errsz, "%s: no room for the text of %s",
+                          owner, p->name);
+    char *t = texts->text[texts->n];
+    size_t len = 0;
+    const char *c = b;
+    if (*b != '"') {
+        while (c < e && bare_char(*c) && len + 1 < SPEC_TEXT_MAX)
+            t[len++] = *c++;
+        if (c < e || len == 0)
+            return game_error(err, errsz, "%s: value '%.*s' for %s is no "
+                              "bare word of at most %d bytes (letters, "
+                              "digits and _ . / : + -): put it in double "
+                              "quotes", owner, (int)(e - b), b, p->name,
+                              SPEC_TEXT_MAX - 1);
+    } else {
+        for (c = b + 1; c < e && *c != '"' && len + 1 < SPEC_TEXT_MAX; c++) {
+            if (*c == '\\' && (c + 1 == e || (c[1] != '"' && c[1] != '\\')))
+                return game_error(err, errsz, "%s: in the text of %s, a "
+                                  "backslash escapes only \" and \\",
+                                  owner, p->name);
+            c += *c == '\\';
+            t[len++] = *c;
+        }
+        if (c + 1 != e || *c != '"')
+            return game_error(err, errsz, "%s: the text of %s must be one "
+                              "quoted text of at most %d bytes", owner,
+                              p->name, SPEC_TEXT_MAX - 1);
+    }
+    t[len] = '\0';
+    for (const char *x = t; *x; x++)
+        if ((unsigned char)*x < 0x20 || *x == 0x7f)
+            return game_error(err, errsz, "%s: control character 0x%02x in "
+                              "the text of %s", owner, (unsigned char)*x,
+                              p->name);
+    *out = texts->n++;
+    return 0;
+}
+
 static int parse_value(const char *owner, const struct param_spec *p,
-                       const char *b, const char *e, double *out, char *err,
-                       size_t errsz)
+                       const char *b, const char *e, double *out,
+                       struct spec_texts *texts, char *err, size_t errsz)
 {
     char allowed[256];
     size_t len = (size_t)(e - b);
     param_allowed_text(p, allowed, sizeof allowed);
+    if (p->type == PARAM_TEXT)
+        return parse_text(owner, p, b, e, out, texts, err, errsz);
     if (p->type == PARAM_ENUM) {
         for (int i = 0; p->choices[i]; i++) {
             if (strlen(p->choices[i]) == len
@@ -175,7 +276,8 @@ static int trim_copy(const char *s, const char *e, char *buf, size_t n)
 /* Reads one `key = value` in [s, e): keys and values of any length. */
 static int parse_assignment(const char *owner, const struct param_spec *params,
                             int n_params, const char *s, const char *e,
-                            int *seen, double *values, char *err, size_t errsz)
+                            int *seen, double *values,
+                            struct spec_texts *texts, char *err, size_t errsz)
 {
     const char *eq = memchr(s, '=', (size_t)(e - s));
     char keys[512];
@@ -199,12 +301,40 @@ static int parse_assignment(const char *owner, const struct param_spec *params,
             return -1;
         }
         seen[i] = 1;
-        return parse_value(owner, &params[i], vb, ve, &values[i], err, errsz);
+        return parse_value(owner, &params[i], vb, ve, &values[i], texts, err,
+                           errsz);
     }
     list_keys(params, n_params, keys, sizeof keys);
     game_error(err, errsz, "%s: unknown key '%.*s' (keys: %s)", owner,
                (int)klen, kb, n_params ? keys : "none");
     return -1;
+}
+
+const char *spec_find_unquoted(const char *b, const char *e, char c)
+{
+    int quoted = 0;
+    for (const char *p = b; p < e; p++) {
+        if (quoted && *p == '\\' && p + 1 < e)
+            p++;
+        else if (*p == '"')
+            quoted = !quoted;
+        else if (!quoted && *p == c)
+            return p;
+    }
+    return NULL;
+}
+
+/* Whether [b, e) leaves a double quote open. */
+static int quote_left_open(const char *b, const char *e)
+{
+    int quoted = 0;
+    for (const char *p = b; p < e; p++) {
+        if (quoted && *p == '\\' && p + 1 < e)
+            p++;
+        else if (*p == '"')
+            quoted = !quoted;
+    }
+    return quoted;
 }
 
 int spec_split(const char *text, char *name, size_t name_size,
@@ -229,12 +359,19 @@ int spec_split(const char *text, char *name, size_t name_size,
         }
         return 0;
     }
-    const char *close = strrchr(open, ')');
+    /* The one ')' outside quotes ends the text, spaces apart; no '('
+     * outside quotes between. */
+    const char *end = open + strlen(open);
+    if (quote_left_open(open + 1, end)) {
+        game_error(err, errsz, "%s: a double quote is left open in '%s'",
+                   name, text);
+        return -1;
+    }
+    const char *close = spec_find_unquoted(open + 1, end, ')');
     const char *p = close ? close + 1 : NULL;
     while (p && isspace((unsigned char)*p))
         p++;
-    if (!close || *p != '\0' || memchr(open + 1, '(', (size_t)(close - open))
-        || memchr(open + 1, ')', (size_t)(close - open - 1))) {
+    if (!close || *p != '\0' || spec_find_unquoted(open + 1, close, '(')) {
         game_error(err, errsz, "%s: malformed '%s' (expected %s or "
                   "%s(key=value,...))", name, text, name, name);
         return -1;
@@ -246,9 +383,12 @@ int spec_split(const char *text, char *name, size_t name_size,
 
 int spec_parse_args(const char *owner, const struct param_spec *params,
                     int n_params, const char *args, const char *args_end,
-                    double *values, char *err, size_t errsz)
+                    double *values, struct spec_texts *texts, char *err,
+                    size_t errsz)
 {
     assert(n_params <= VARIANT_MAX_PARAMS);
+    if (texts)
+        texts->n = 0;
     for (int i = 0; i < n_params; i++)
         values[i] = params[i].def;
     if (!args)
@@ -259,10 +399,10 @@ int spec_parse_args(const char *owner, const struct param_spec *params,
         return 0;
     int seen[VARIANT_MAX_PARAMS] = {0};
     for (const char *s = args; s <= args_end;) {
-        const char *comma = memchr(s, ',', (size_t)(args_end - s));
+        const char *comma = spec_find_unquoted(s, args_end, ',');
         const char *e = comma ? comma : args_end;
-        if (parse_assignment(owner, params, n_params, s, e, seen, values, err,
-                             errsz) != 0)
+        if (parse_assignment(owner, params, n_params, s, e, seen, values,
+                             texts, err, errsz) != 0)
             return -1;
         s = e + 1;
     }
@@ -272,7 +412,8 @@ int spec_parse_args(const char *owner, const struct param_spec *params,
 /* Writes owner(key=value,...) with the keys keep[] marks, sorted; with
  * bare set and no key kept, just owner. Length or -1. */
 static int spec_text(const char *owner, const struct param_spec *params,
-                     int n_params, const double *values, const int *keep,
+                     int n_params, const double *values,
+                     const struct spec_texts *texts, const int *keep,
                      int bare, char *buf, size_t n)
 {
     int order[VARIANT_MAX_PARAMS];
@@ -295,10 +436,11 @@ static int spec_text(const char *owner, const struct param_spec *params,
     size_t len = (size_t)w;
     for (int k = 0, written = 0; k < n_params; k++) {
         const struct param_spec *p = &params[order[k]];
-        char val[64];
+        char val[2 * SPEC_TEXT_MAX + 3];
         if (!keep[order[k]])
             continue;
-        param_value_text(p, values[order[k]], val, sizeof val);
+        if (value_text(p, values[order[k]], texts, val, sizeof val) < 0)
+            return -1;
         w = snprintf(buf + len, n - len, "%s%s=%s", written++ ? "," : "",
                      p->name, val);
         if (w < 0 || (size_t)w >= n - len)
@@ -312,25 +454,27 @@ static int spec_text(const char *owner, const struct param_spec *params,
 }
 
 int spec_canonical(const char *owner, const struct param_spec *params,
-                   int n_params, const double *values, char *buf, size_t n)
+                   int n_params, const double *values,
+                   const struct spec_texts *texts, char *buf, size_t n)
 {
     int keep[VARIANT_MAX_PARAMS];
     for (int i = 0; i < n_params; i++)
         keep[i] = 1;
-    return spec_text(owner, params, n_params, values, keep, 0, buf, n);
+    return spec_text(owner, params, n_params, values, texts, keep, 0, buf, n);
 }
 
 int spec_identity(const char *owner, const struct param_spec *params,
-                  int n_params, const double *values, char *buf, size_t n)
+                  int n_params, const double *values,
+                  const struct spec_texts *texts, char *buf, size_t n)
 {
     int keep[VARIANT_MAX_PARAMS];
     for (int i = 0; i < n_params; i++) {
-        char val[64], def[64];
-        param_value_text(&params[i], values[i], val, sizeof val);
-        param_value_text(&params[i], params[i].def, def, sizeof def);
+        char val[2 * SPEC_TEXT_MAX + 3], def[64];
+        value_text(&params[i], values[i], texts, val, sizeof val);
+        value_text(&params[i], params[i].def, texts, def, sizeof def);
         keep[i] = params[i].since <= 1 || strcmp(val, def) != 0;
     }
-    return spec_text(owner, params, n_params, values, keep, 1, buf, n);
+    return spec_text(owner, params, n_params, values, texts, keep, 1, buf, n);
 }
 
 /* ---- game variants --------------------------------------------------- */
@@ -371,7 +515,7 @@ int variant_parse(const char *text, struct variant *v, char *err, size_t errsz)
     }
     double values[VARIANT_MAX_PARAMS];
     if (spec_parse_args(g->name, g->params, g->n_params, args, args_end,
-                        values, err, errsz) != 0)
+                        values, NULL, err, errsz) != 0)
         return -1;
     variant_default(g, v);
     for (int i = 0; i < g->n_params; i++)
@@ -385,7 +529,8 @@ int variant_canonical(const struct variant *v, char *buf, size_t n)
     double values[VARIANT_MAX_PARAMS];
     for (int i = 0; i < g->n_params; i++)
         values[i] = v->values[i];
-    return spec_canonical(g->name, g->params, g->n_params, values, buf, n);
+    return spec_canonical(g->name, g->params, g->n_params, values, NULL, buf,
+                          n);
 }
 
 int variant_identity(const struct variant *v, char *buf, size_t n)
@@ -394,7 +539,8 @@ int variant_identity(const struct variant *v, char *buf, size_t n)
     double values[VARIANT_MAX_PARAMS];
     for (int i = 0; i < g->n_params; i++)
         values[i] = v->values[i];
-    return spec_identity(g->name, g->params, g->n_params, values, buf, n);
+    return spec_identity(g->name, g->params, g->n_params, values, NULL, buf,
+                         n);
 }
 
 int variant_get(const struct variant *v, const char *name)

@@ -16,8 +16,12 @@
 
 struct game;
 
-/* PARAM_REAL is for agents only; game parameters are whole numbers. */
-enum param_type { PARAM_INT, PARAM_BOOL, PARAM_ENUM, PARAM_REAL };
+/* PARAM_REAL and PARAM_TEXT are for agents only; game parameters are
+ * whole numbers. A text value is written bare when it is a plain word
+ * (letters, digits and _ . / : + -) or in double quotes, inside which \"
+ * is a quote and \\ a backslash; commas, parentheses, `;` and `#` inside
+ * quotes are text. A text parameter's def is -1 (the empty text). */
+enum param_type { PARAM_INT, PARAM_BOOL, PARAM_ENUM, PARAM_REAL, PARAM_TEXT };
 
 struct param_spec {
     const char *name;
@@ -35,6 +39,18 @@ struct param_spec {
 
 #define VARIANT_MAX_PARAMS 64
 #define VARIANT_TEXT_MAX 2048
+
+/* The text values of one spec: a PARAM_TEXT parameter's value (in the
+ * values array) is the index of its text here, or -1 for the empty text. */
+#define SPEC_MAX_TEXTS 4
+#define SPEC_TEXT_MAX 512
+struct spec_texts {
+    int n;
+    char text[SPEC_MAX_TEXTS][SPEC_TEXT_MAX];
+};
+
+/* The text a PARAM_TEXT value stands for ("" for -1). */
+const char *spec_text_value(const struct spec_texts *texts, double value);
 
 struct variant {
     const struct game *game;
@@ -69,15 +85,25 @@ int spec_split(const char *text, char *name, size_t name_size,
                size_t errsz);
 
 /* Sets values[] to the defaults of params, then to the key=value pairs in
- * [args, args_end) (args may be NULL). Errors name `owner` (the game or
- * agent), the bad key or value, and what is allowed. Returns 0 or -1. */
+ * [args, args_end) (args may be NULL). Text values go into texts (reset
+ * first), which may be NULL when params has no PARAM_TEXT. Errors name
+ * `owner` (the game or agent), the bad key or value, and what is allowed.
+ * Returns 0 or -1. */
 int spec_parse_args(const char *owner, const struct param_spec *params,
                     int n_params, const char *args, const char *args_end,
-                    double *values, char *err, size_t errsz);
+                    double *values, struct spec_texts *texts, char *err,
+                    size_t errsz);
 
-/* Writes owner(key=value,...) with every key, sorted. Length or -1. */
+/* Writes owner(key=value,...) with every key, sorted; texts as
+ * spec_parse_args left them (NULL without text parameters). Length or
+ * -1. */
 int spec_canonical(const char *owner, const struct param_spec *params,
-                   int n_params, const double *values, char *buf, size_t n);
+                   int n_params, const double *values,
+                   const struct spec_texts *texts, char *buf, size_t n);
+
+/* The first c in [b, e) outside double quotes (a quote's backslash
+ * escapes skipped), or NULL when there is none. */
+const char *spec_find_unquoted(const char *b, const char *e, char c);
 
 /* Reads a decimal number, the one number syntax of specs and sweep files:
  * an optional '-', digits (leading zeros allowed: 010 is ten) and, unless
@@ -91,9 +117,12 @@ int spec_parse_number(const char *text, int whole, double *out);
  * default; just `owner` when no parameter is left (as agents without
  * parameters have always been written). Length, or -1 if it does not fit. */
 int spec_identity(const char *owner, const struct param_spec *params,
-                  int n_params, const double *values, char *buf, size_t n);
+                  int n_params, const double *values,
+                  const struct spec_texts *texts, char *buf, size_t n);
 
-/* Writes a parameter's value as text (a choice name, or the number). */
+/* Writes a parameter's value as text (a choice name, or the number; for
+ * PARAM_TEXT, whose text it cannot see, "" for the default and "(text)"
+ * otherwise). */
 int param_value_text(const struct param_spec *p, double value, char *buf,
                      size_t n);
 

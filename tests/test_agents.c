@@ -376,9 +376,9 @@ static void test_agent_needs_what_it_uses(void **state)
     /* a kind with VARIANT_MAX_PARAMS parameters of its own and the
      * evaluation's weights: its table does not fit, and nothing is written */
     static struct param_spec own[VARIANT_MAX_PARAMS];
-    struct agent_kind big = {"big", "too many parameters", own,
-                             VARIANT_MAX_PARAMS, NULL, NULL, NULL, NULL, 1, 1,
-                             NULL};
+    struct agent_kind big = {.name = "big", .doc = "too many parameters",
+                             .params = own, .n_params = VARIANT_MAX_PARAMS,
+                             .behaviour_version = 1, .uses_eval = 1};
     struct param_spec table[VARIANT_MAX_PARAMS];
     memset(table, 0xab, sizeof table);
     assert_int_equal(agent_kind_params(&big, table), -1);

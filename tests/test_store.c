@@ -383,10 +383,12 @@ static void test_new_parameter_at_default_keeps_identity(void **state)
     char id[VARIANT_TEXT_MAX], old_id[VARIANT_TEXT_MAX], err[256];
     assert_true(agent_identity("mcts", old_id, sizeof old_id, err,
                                sizeof err) > 0);
-    spec_identity("mcts", params, mcts->n_params + 1, values, id, sizeof id);
+    spec_identity("mcts", params, mcts->n_params + 1, values, NULL, id,
+                  sizeof id);
     assert_string_equal(id, old_id);
     values[mcts->n_params] = 0.25;
-    spec_identity("mcts", params, mcts->n_params + 1, values, id, sizeof id);
+    spec_identity("mcts", params, mcts->n_params + 1, values, NULL, id,
+                  sizeof id);
     assert_non_null(strstr(id, ",zeta=0.25)"));
     /* a kind without parameters stays its bare name, as cbdcb07 wrote it */
     assert_int_equal(agent_identity("random()", id, sizeof id, err,

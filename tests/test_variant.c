@@ -187,9 +187,10 @@ static void expect_error_args(const struct param_spec *params,
                               const char *args, const char *needle)
 {
     double values[2];
+    struct spec_texts texts;
     char err[256] = "";
     assert_int_equal(spec_parse_args("x", params, 2, args, args + strlen(args),
-                                     values, err, sizeof err), -1);
+                                     values, &texts, err, sizeof err), -1);
     if (!strstr(err, needle))
         fail_msg("error for '%s' is '%s', expected '%s'", args, err, needle);
 }
@@ -216,7 +217,7 @@ static void test_numbers_are_decimal(void **state)
     for (int i = 0; bad[i]; i++) {
         const char *args = bad[i];
         if (spec_parse_args("x", params, 2, args, args + strlen(args), values,
-                            err, sizeof err) != -1)
+                            NULL, err, sizeof err) != -1)
             fail_msg("'%s' was accepted", args);
         assert_non_null(strstr(err, "bad value"));
     }
@@ -228,7 +229,7 @@ static void test_numbers_are_decimal(void **state)
     for (int i = 0; good[i]; i++) {
         const char *args = good[i];
         if (spec_parse_args("x", params, 2, args, args + strlen(args), values,
-                            err, sizeof err) != 0)
+                            NULL, err, sizeof err) != 0)
             fail_msg("'%s' was rejected: %s", args, err);
         assert_true(values[0] == 0.25);
         assert_true(values[1] == 3);
@@ -237,9 +238,9 @@ static void test_numbers_are_decimal(void **state)
      * mcts(ms=0) would be two texts for one agent) */
     const char *args = "c=-0.0,n=10";
     assert_int_equal(spec_parse_args("x", params, 2, args, args + strlen(args),
-                                     values, err, sizeof err), 0);
+                                     values, NULL, err, sizeof err), 0);
     char canonical[64];
-    assert_true(spec_canonical("x", params, 2, values, canonical,
+    assert_true(spec_canonical("x", params, 2, values, NULL, canonical,
                                sizeof canonical) > 0);
     assert_string_equal(canonical, "x(c=0,n=10)");
 }
@@ -271,6 +272,77 @@ static void test_parameter_tables(void **state)
     assert_null(game_find("nope"));
 }
 
+/* Text values (for agents such as ext(cmd="...")): a bare word or a quoted
+ * text in which commas, parentheses, `;`, `#` and `=` are text; \" and \\
+ * are the only escapes; the canonical form quotes what is not a bare word
+ * and parses back to the same text. */
+static void test_text_values(void **state)
+{
+    (void)state;
+    static const struct param_spec params[] = {
+        {"cmd", PARAM_TEXT, -1, 0, 0, NULL, "a command", 1},
+        {"n", PARAM_INT, 3, 1, 10, NULL, "an integer", 1},
+    };
+    struct {
+        const char *spec, *text, *canonical;
+    } good[] = {
+        {"x(cmd=engine-1.2)", "engine-1.2", "x(cmd=engine-1.2,n=3)"},
+        {"x( cmd = \"python3 a.py, (b); #c=d\" ,n=4)",
+         "python3 a.py, (b); #c=d", "x(cmd=\"python3 a.py, (b); #c=d\",n=4)"},
+        {"x(cmd=\"say \\\"hi\\\" \\\\ bye\")", "say \"hi\" \\ bye",
+         "x(cmd=\"say \\\"hi\\\" \\\\ bye\",n=3)"},
+        {"x(cmd=\"\")", "", "x(cmd=\"\",n=3)"},
+        {"x(n=2)", "", "x(cmd=\"\",n=2)"},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        char name[64], err[256] = "", canonical[256];
+        const char *args, *end;
+        double values[2];
+        struct spec_texts texts;
+        if (spec_split(good[i].spec, name, sizeof name, &args, &end, err,
+                       sizeof err) != 0
+            || spec_parse_args("x", params, 2, args, end, values, &texts, err,
+                               sizeof err) != 0)
+            fail_msg("'%s' was rejected: %s", good[i].spec, err);
+        assert_string_equal(spec_text_value(&texts, values[0]), good[i].text);
+        assert_true(spec_canonical("x", params, 2, values, &texts, canonical,
+                                   sizeof canonical) > 0);
+        assert_string_equal(canonical, good[i].canonical);
+    }
+    struct {
+        const char *spec, *error;
+    } bad[] = {
+        {"x(cmd=\"open)", "left open"},
+        {"x(cmd=a b)", "put it in double quotes"},
+        {"x(cmd=\"a\\nb\")", "backslash escapes only"},
+        {"x(cmd=\"a\"b)", "one quoted text"},
+        {"x(cmd=\"a\tb\")", "control character 0x09"},
+        {"x(cmd=\"a\")(", "malformed"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char name[64], err[256] = "";
+        const char *args, *end;
+        double values[2];
+        struct spec_texts texts;
+        if (spec_split(bad[i].spec, name, sizeof name, &args, &end, err,
+                       sizeof err) == 0
+            && spec_parse_args("x", params, 2, args, end, values, &texts, err,
+                               sizeof err) == 0)
+            fail_msg("'%s' was accepted", bad[i].spec);
+        if (!strstr(err, bad[i].error))
+            fail_msg("error for '%s' is '%s', expected '%s'", bad[i].spec,
+                     err, bad[i].error);
+    }
+    /* a text too long for SPEC_TEXT_MAX is refused, not cut */
+    char spec[SPEC_TEXT_MAX + 32];
+    snprintf(spec, sizeof spec, "cmd=\"%0*d\"", SPEC_TEXT_MAX, 0);
+    expect_error_args(params, spec, "at most 511 bytes");
+    /* the comma and comment finders skip quoted text */
+    const char *line = "a=\"x,y\",b";
+    assert_ptr_equal(spec_find_unquoted(line, line + strlen(line), ','),
+                     line + 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_long_values_are_read_whole),
         cmocka_unit_test(test_numbers_are_decimal),
         cmocka_unit_test(test_parameter_tables),
+        cmocka_unit_test(test_text_values),
     };
     return cmocka_run_group_tests_name("variant", tests, NULL, NULL);
 }

@@ -15,14 +15,21 @@
 
 #define HUMAN NULL /* a seat whose agent is NULL is played from stdin */
 
-/* Splits "a(x=1,y=2),b" at the comma outside parentheses into two specs.
- * Returns 0, -1 when text is not two specs, or -2 when one is longer than
- * n - 1 bytes. */
+/* Splits "a(x=1,y=2),b" at the comma outside parentheses and double
+ * quotes into two specs. Returns 0, -1 when text is not two specs, or -2
+ * when one is longer than n - 1 bytes. */
 static int split_agents(const char *text, char *first, char *second,
                         size_t n)
 {
-    int depth = 0;
+    int depth = 0, quoted = 0;
     for (const char *c = text; *c; c++) {
+        if (quoted && *c == '\\' && c[1]) {
+            c++; /* an escaped byte inside quotes */
+            continue;
+        }
+        quoted ^= *c == '"';
+        if (quoted)
+            continue;
         depth += (*c == '(') - (*c == ')');
         if (*c == ',' && depth == 0) {
             size_t len = (size_t)(c - text);

@@ -101,14 +101,22 @@ static int check_bytes(struct reader *r, int line, const char *b,
 }
 
 /* Ends the line [b, *e) at its comment: `;` or `#` at its start or after
- * a space or tab. */
+ * a space or tab, outside double quotes (an agent spec's text value,
+ * core/variant.h, may hold them). */
 static void cut_comment(char *b, char **e)
 {
-    for (char *p = b; p < *e; p++)
-        if ((*p == ';' || *p == '#') && (p == b || sweep_is_blank(p[-1]))) {
+    int quoted = 0;
+    for (char *p = b; p < *e; p++) {
+        if (quoted && *p == '\\' && p + 1 < *e)
+            p++;
+        else if (*p == '"')
+            quoted = !quoted;
+        else if (!quoted && (*p == ';' || *p == '#')
+                 && (p == b || sweep_is_blank(p[-1]))) {
             *e = p;
             return;
         }
+    }
 }
 
 int sweep_grow(struct reader *r, void **items, int *cap, size_t size)

@@ -10,6 +10,7 @@
 
 #include "ab.h"
 #include "eval.h"
+#include "ext.h"
 #include "mcts.h"
 #include "rng.h"
 
@@ -53,8 +54,7 @@ static const struct agent_kind random_kind = {
 /* ---- the registry ---------------------------------------------------- */
 
 const struct agent_kind *const agent_kinds[] = {&random_kind, &mcts_kind,
-                                                &ab_kind,
-                                                NULL};
+                                                &ab_kind, &ext_kind, NULL};
 
 int agent_kind_params(const struct agent_kind *kind, struct param_spec *out)
 {
@@ -224,6 +224,44 @@ int agent_spec_plays(const char *spec, const struct game *g, char *err,
     return kind ? kind_plays(kind, g, err, errsz) : -1;
 }
 
+/* Writes the canonical spec of kind's values: every own parameter, and
+ * the weights off their defaults (params is changed). Length or -1. */
+static int canonical_of(const struct agent_kind *kind,
+                        struct param_spec *params, int n_params,
+                        double *values, const struct spec_texts *texts,
+                        char *buf, size_t n)
+{
+    int shown = kind->n_params;
+    for (int i = kind->n_params; i < n_params; i++)
+        if (values[i] != params[i].def) {
+            params[shown] = params[i];
+            values[shown++] = values[i];
+        }
+    if (!shown) {
+        int w = snprintf(buf, n, "%s", kind->name);
+        return w < 0 || (size_t)w >= n ? -1 : w;
+    }
+    return spec_canonical(kind->name, params, shown, values, texts, buf, n);
+}
+
+int agent_canonical(const char *spec, char *buf, size_t n, char *err,
+                    size_t errsz)
+{
+    struct param_spec params[VARIANT_MAX_PARAMS];
+    double values[VARIANT_MAX_PARAMS];
+    struct spec_texts texts;
+    int n_params;
+    const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
+                                               &texts, err, errsz);
+    if (!kind)
+        return -1;
+    int len = canonical_of(kind, params, n_params, values, &texts, buf, n);
+    if (len < 0)
+        return game_error(err, errsz, "%s: the canonical spec is longer than "
+                          "%zu characters", spec, n - 1);
+    return len;
+}
+
 int agent_create(const char *spec, uint64_t seed, struct agent **out,
                  char *err, size_t errsz)
 {
@@ -246,24 +284,22 @@ int agent_create(const char *spec, uint64_t seed, struct agent **out,
         return -1;
     }
     a->kind = kind;
-    /* Every own parameter, and the weights off their defaults. */
-    int shown = kind->n_params;
-    for (int i = kind->n_params; i < n_params; i++)
-        if (values[i] != params[i].def) {
-            params[shown] = params[i];
-            values[shown++] = values[i];
-        }
-    if (shown)
-        spec_canonical(kind->name, params, shown, values, &texts, a->spec,
-                       sizeof a->spec);
-    else
-        snprintf(a->spec, sizeof a->spec, "%s", kind->name);
+    canonical_of(kind, params, n_params, values, &texts, a->spec,
+                 sizeof a->spec);
     *out = a;
     return 0;
 }
 
+void agent_start(struct agent *a, const struct game *g, const char *variant,
+                 const char *position, const char *opening)
+{
+    if (a->kind->start)
+        a->kind->start(a->self, g, variant, position, opening);
+}
+
 move_t agent_choose(struct agent *a, const struct game *g, const void *st)
 {
+    a->stats.forfeit = 0;
     return a->kind->choose(a->self, g, st, &a->stats);
 }
 

@@ -44,6 +44,9 @@ struct agent_kind {
     /* Chooses a legal move for st (the game must not be over). */
     move_t (*choose)(void *self, const struct game *g, const void *st,
                      struct agent_stats *stats);
+    /* A game begins (agent_start). May be NULL. */
+    void (*start)(void *self, const struct game *g, const char *variant,
+                  const char *position, const char *opening);
     /* Move m was played from st (by either side). May be NULL. */
     void (*observe)(void *self, const struct game *g, const void *st,
                     move_t m);
@@ -95,6 +98,17 @@ int agent_plays(const struct agent *a, const struct game *g, char *err,
 int agent_spec_plays(const char *spec, const struct game *g, char *err,
                      size_t errsz);
 
+/* A game begins: v is its canonical variant text, position the text of
+ * the position it starts from ("" for the variant's start) and opening the
+ * plies played from there by no agent (space-separated, "" for none),
+ * after which the agents play. Call it before the game's first choose or
+ * observe; an agent that plays through another program (ext) needs it,
+ * the others ignore it. */
+void agent_start(struct agent *a, const struct game *g, const char *variant,
+                 const char *position, const char *opening);
+
+/* Chooses a move for st. When a->stats.forfeit is set afterwards, the
+ * agent gave up the game instead (agent_stats). */
 move_t agent_choose(struct agent *a, const struct game *g, const void *st);
 
 /* Tells the agent that m was played from st; call it for every move of
@@ -103,6 +117,12 @@ void agent_observe(struct agent *a, const struct game *g, const void *st,
                    move_t m);
 
 void agent_free(struct agent *a);
+
+/* Writes the canonical spec of an agent spec (struct agent's spec) after
+ * checking it as agent_create does, without making the agent. Returns its
+ * length, or -1 with a message in err. */
+int agent_canonical(const char *spec, char *buf, size_t n, char *err,
+                    size_t errsz);
 
 /* The kind named by spec (the name before any parenthesis), or NULL. */
 const struct agent_kind *agent_kind_of(const char *spec);

@@ -55,6 +55,9 @@ static const char *const reason_names[REASON_COUNT] = {
     [REASON_REPETITION] = "repetition",
     [REASON_NO_CAPTURE] = "no_capture",
     [REASON_PLY_CAP] = "ply_cap",
+    [REASON_FORFEIT_ILLEGAL] = "forfeit_illegal",
+    [REASON_FORFEIT_TIME] = "forfeit_time",
+    [REASON_FORFEIT_CRASH] = "forfeit_crash",
 };
 
 const char *end_reason_name(enum end_reason r)

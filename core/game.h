@@ -55,6 +55,12 @@ enum end_reason {
     REASON_REPETITION,
     REASON_NO_CAPTURE,
     REASON_PLY_CAP,
+    /* Not the rules' but the harness's: an agent playing through another
+     * program gave up the game (agents/ext.h): an illegal or malformed
+     * move, no reply in time, or the program ended. */
+    REASON_FORFEIT_ILLEGAL,
+    REASON_FORFEIT_TIME,
+    REASON_FORFEIT_CRASH,
     REASON_COUNT
 };
 

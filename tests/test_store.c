@@ -466,13 +466,15 @@ static void test_changed_behaviour_is_refused(void **state)
     int64_t ids[2];
     assert_int_equal(store_open(path, 0, &st, err, sizeof err), 0);
     /* The fixture's games were played by mcts at behaviour version 1, this
-     * program's is 2 (agents/mcts.c; ab's, agents/ab.c, is 5); its cells
+     * program's is 2 (agents/mcts.c; ab's, agents/ab.c, is 5; ext's,
+     * agents/ext.c, 1); its cells
      * have nothing left to play, so there is nothing to mix, and the run
      * starts. This program's versions are recorded with the run. */
     assert_int_equal(store_begin_run(st, &s, 1, ids, err, sizeof err), 0);
     char *b = db_rows(path, "SELECT behaviour FROM runs ORDER BY id DESC "
                        "LIMIT 1");
-    assert_string_equal(b, "serbest=1 jetan=1 tafl=1 random=1 mcts=2 ab=5\n");
+    assert_string_equal(b, "serbest=1 jetan=1 tafl=1 random=1 mcts=2 ab=5 "
+                           "ext=1\n");
     free(b);
     /* One more game per cell: now each cell is still to be played. */
     s.games_per_cell = 4;

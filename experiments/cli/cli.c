@@ -21,7 +21,8 @@
 
 static const struct cli_command *const commands[] = {
     &cmd_run, &cmd_report, &cmd_ratings, &cmd_tune, &cmd_replay, &cmd_export,
-    &cmd_play, &cmd_solve, &cmd_verify, &cmd_claim, &cmd_list, &cmd_show,
+    &cmd_play, &cmd_engine, &cmd_solve, &cmd_verify, &cmd_claim, &cmd_list,
+    &cmd_show,
     &cmd_perft, &cmd_bench, &cmd_migrate, &cmd_tactics, &cmd_merge,
     &cmd_slurm, &cmd_metrics, NULL};
 

@@ -11,6 +11,7 @@
 
 #include "agent.h"
 #include "cli.h"
+#include "ext.h"
 #include "rng.h"
 
 #define HUMAN NULL /* a seat whose agent is NULL is played from stdin */
@@ -128,6 +129,12 @@ static int play_game(const struct game *g, void *st, struct agent *seats[2],
             }
         } else {
             m = agent_choose(seats[seat], g, st);
+            if (seats[seat]->stats.forfeit) {
+                printf("result: seat %d wins by %s of seat %d (%s)\n",
+                       1 - seat, end_reason_name(seats[seat]->stats.forfeit),
+                       seat, seats[seat]->spec);
+                return CLI_OK;
+            }
         }
         g->move_to_text(st, m, text, sizeof text);
         printf("%3d. seat %d (%s): %s\n", ply, seat, g->seat_side(st, seat),
@@ -211,6 +218,12 @@ static int run_play(int argc, char **argv)
             return CLI_FAIL;
         }
     }
+    char canonical[VARIANT_TEXT_MAX];
+    variant_canonical(&v, canonical, sizeof canonical);
+    for (int i = 0; i < 2; i++)
+        if (seats[i] != HUMAN)
+            agent_start(seats[i], v.game, canonical, position ? position : "",
+                        "");
     /* the agents are told the --moves that led here (an agent that keeps
      * the game's history, as ab with repdraw, needs them) */
     char err[512];
@@ -221,8 +234,6 @@ static int run_play(int argc, char **argv)
         agent_free(seats[1]);
         return CLI_FAIL;
     }
-    char canonical[VARIANT_TEXT_MAX];
-    variant_canonical(&v, canonical, sizeof canonical);
     printf("variant: %s\n", canonical);
     for (int i = 0; i < 2; i++)
         printf("seat %d (%s): %s\n", i, v.game->seat_side(st, i),
@@ -230,6 +241,7 @@ static int run_play(int argc, char **argv)
     rc = play_game(v.game, st, seats, show);
     agent_free(seats[0]);
     agent_free(seats[1]);
+    ext_shutdown();
     return rc;
 }
 

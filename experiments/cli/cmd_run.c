@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cost.h"
+#include "ext.h"
 #include "live_html.h"
 #include "outfile.h"
 #include "runner.h"
@@ -291,6 +292,9 @@ static int play_sweep(const struct run_args *a, const struct sweep *s,
     }
     struct run_options o = {(int)a->threads, a->quiet, 2.0, 500, *shard};
     struct run_result r;
+    char engine_logs[4200];
+    snprintf(engine_logs, sizeof engine_logs, "%s.engines", db);
+    ext_set_log_dir(engine_logs); /* made only when an ext agent plays */
     int rc = runner_run(s, st, &o, &r, err, sizeof err);
     if (a->snapshot)
         snapshot_every_stop(&sn);

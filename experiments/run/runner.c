@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "ext.h"
 #include "rng.h"
 #include "shard.h"
 #include "stats.h"
@@ -120,6 +121,10 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     if (openings_play(sweep_cell_openings(s, c), s->seed, &c->variant,
                       identity, index, st, opening, err, errsz) != 0)
         goto done;
+    char variant[VARIANT_TEXT_MAX];
+    variant_canonical(&c->variant, variant, sizeof variant);
+    for (int i = 0; i < 2; i++)
+        agent_start(seat[i], g, variant, opening->position, opening->moves);
     /* The agents' seat 0 is the side to move where they start: after an
      * odd number of opening plies, the game's seat 1. */
     int flip = g->to_move(st);
@@ -130,9 +135,15 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     if (reserve_move(&b->moves, &b->cap, len))
         goto oom;
     b->moves[0] = '\0';
+    int forfeit = REASON_NONE, forfeit_seat = 0;
     while (g->status(st).outcome == GAME_ONGOING) {
         struct agent *mover = seat[g->to_move(st) ^ flip];
         move_t m = agent_choose(mover, g, st);
+        if (mover->stats.forfeit) { /* the game ends here, unplayed */
+            forfeit = mover->stats.forfeit;
+            forfeit_seat = g->to_move(st) ^ flip;
+            break;
+        }
         if (reserve_move(&b->moves, &b->cap, len)
             || (record_stats && reserve_stats(b, rec->plies)))
             goto oom;
@@ -155,6 +166,10 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     else if (flip && status.outcome == GAME_WIN_SEAT1)
         rec->outcome = GAME_WIN_SEAT0;
     rec->reason = status.reason;
+    if (forfeit) {
+        rec->outcome = forfeit_seat ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1;
+        rec->reason = forfeit;
+    }
     rec->duration_ms = (now_seconds() - t0) * 1e3;
     rec->moves = b->moves;
     rec->moves_len = len;
@@ -496,22 +511,29 @@ static int write_game(struct run *r, struct pending *p)
 static void *writer_main(void *arg)
 {
     struct run *r = arg;
+    /* After a store error the games left are dropped; after a worker's
+     * error (an agent that cannot be made) the games finished before it
+     * are still stored. */
+    int store_failed = 0;
     for (;;) {
         int timed_out;
         struct pending *p = queue_pop(&r->queue, WRITER_NAP, &timed_out);
         if (!p && !timed_out)
             break;
-        if (p && atomic_load(&r->failed)) {
+        if (p && store_failed) {
             free_pending(p);
             continue;
         }
         int rc = p ? write_game(r, p) : 0;
+        store_failed |= rc != 0;
         double now = now_seconds();
         if (!rc && (r->since_commit >= r->o->commit_games
                     || now - r->last_commit >= r->o->commit_seconds)) {
             char err[1024];
-            if (store_commit(r->st, err, sizeof err) != 0)
+            if (store_commit(r->st, err, sizeof err) != 0) {
                 set_error(r, err);
+                store_failed = 1;
+            }
             r->since_commit = 0;
             r->last_commit = now;
         }
@@ -725,6 +747,7 @@ int runner_run(const struct sweep *s, struct store *st,
     sigaction(SIGINT, &on_stop, &old_int);
     sigaction(SIGTERM, &on_stop, &old_term);
     play_all(&r);
+    ext_shutdown(); /* the outside programs of ext agents, now idle */
     queue_close(&r.queue);
     pthread_join(writer, NULL);
     sigaction(SIGINT, &old_int, NULL);

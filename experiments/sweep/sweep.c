@@ -221,7 +221,6 @@ static int agent_entry(struct reader *r, const struct entry *e,
                        struct sweep *s, int *lines)
 {
     char err[4096];
-    struct agent *a;
     if (!valid_name(e->key))
         return sweep_fail(r, e->line,
                           "agent name '%s' is not allowed (1-%d "
@@ -229,17 +228,10 @@ static int agent_entry(struct reader *r, const struct entry *e,
                           e->key, SWEEP_NAME_MAX - 1);
     if (s->n_agents == SWEEP_MAX_AGENTS)
         return sweep_fail(r, e->line, "more than %d agents", SWEEP_MAX_AGENTS);
-    /* Making the agent checks the spec; a seed of 0 and at once freed. */
-    if (agent_create(e->value, 0, &a, err, sizeof err) != 0)
-        return sweep_fail(r, e->line, "agent %s: %s", e->key, err);
     struct sweep_agent *sa = &s->agents[s->n_agents];
-    int w = snprintf(sa->spec, sizeof sa->spec, "%s", a->spec);
-    agent_free(a);
-    if (w < 0 || (size_t)w >= sizeof sa->spec)
-        return sweep_fail(r, e->line,
-                          "agent %s: its canonical spec is longer than "
-                          "%d characters",
-                          e->key, (int)sizeof sa->spec - 1);
+    if (agent_canonical(e->value, sa->spec, sizeof sa->spec, err,
+                        sizeof err) < 0)
+        return sweep_fail(r, e->line, "agent %s: %s", e->key, err);
     for (int i = 0; i < s->n_agents; i++)
         if (strcmp(s->agents[i].spec, sa->spec) == 0)
             return sweep_fail(r, e->line,

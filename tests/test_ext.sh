@@ -58,6 +58,19 @@ if [ "$got" = "$want" ] && [ "$(games "$dir/faulty.db" | wc -l)" -eq 10 ]; then
 else bad "forfeits: $got"; fi
 check "the engine's log has rulelab's reasons" 0 "no bestmove within 350 ms" -- \
     cat "$dir"/faulty.db.engines/engine-*.log
+# the report counts them apart: 3 by seat 0 of 10, and seat 0's score
+# over the 7 games played out, computed here from the stored games
+played=$("$py" -c 'import sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute(
+    "select result from games where reason not like \"forfeit%\"").fetchall()
+points = sum({"seat0": 1, "draw": 0.5}.get(r, 0) for (r,) in rows)
+print("%.3f" % (points / len(rows)))' "$dir/faulty.db")
+report=$("$bin" report "$dir/faulty.db")
+if grep -Eq "^tafl +faulty +rnd +10 +3 +0 +[0-9.]+ +$played" <<<"$report"; then
+    ok "the report counts the forfeits apart (played out: $played)"
+else bad "report (want $played played out): $(grep -A2 '^forfeits' <<<"$report")"; fi
+check "the report page has them" 0 'id="forfeits"' -- "$bin" report "$dir/faulty.db" --format html
+check "the JSON has them" 0 '"forfeits": [3, 0]' -- "$bin" report "$dir/faulty.db" --format json
 
 cat >"$dir/illegal.ini" <<'INI'
 [sweep]
@@ -147,4 +160,7 @@ if [ "$n" -eq 80 ] && [ "$distinct" -eq 80 ] && ! games "$dir/example.db" | grep
     ok "80 games, each once, none forfeited"
 else bad "after the resume: $n games, $distinct distinct"; fi
 check "the report reads it" 0 "example" -- "$bin" report "$dir/example.db"
+if "$bin" report "$dir/example.db" | grep -q '^forfeits'; then
+    bad "a forfeits table without forfeits"
+else ok "no forfeits table without forfeits"; fi
 finish

@@ -80,7 +80,11 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
              " SUM(g.result = 'draw' AND g.reason = 'ply_cap'), AVG(g.plies),"
              " s.name, AVG(g.plies * g.plies), COUNT(DISTINCT"
              " g.opening_position || char(10) || g.opening || char(10) ||"
-             " g.moves), MAX(c.openings)%s GROUP BY %s ORDER BY MIN(c.id)",
+             " g.moves), MAX(c.openings),"
+             " SUM(g.reason LIKE 'forfeit\\_%%' ESCAPE '\\'"
+             " AND g.result = 'seat1'),"
+             " SUM(g.reason LIKE 'forfeit\\_%%' ESCAPE '\\'"
+             " AND g.result = 'seat0')%s GROUP BY %s ORDER BY MIN(c.id)",
              key, from_where, key);
     sqlite3_stmt *q;
     if (report_prepare_for_sweep(db, sql, sweep, &q, err, errsz))
@@ -127,6 +131,8 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
                       - r->mean_plies * r->mean_plies) * games / (games - 1.0);
         r->sd_plies = games > 1.0 && var > 0.0 ? sqrt(var) : 0.0;
         r->distinct_games = sqlite3_column_int64(q, 14);
+        r->forfeits[0] = sqlite3_column_int64(q, 16);
+        r->forfeits[1] = sqlite3_column_int64(q, 17);
         if (sqlite3_column_type(q, 0) == SQLITE_INTEGER) { /* cells only */
             snprintf(r->sweep, sizeof r->sweep, "%s",
                      sqlite3_column_text(q, 12));
@@ -593,7 +599,8 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
             json_stop(out, r);
         fprintf(out, "\"reasons\": ");
         json_string(out, r->reasons);
-        fprintf(out, ", \"distinct_games\": %ld", r->distinct_games);
+        fprintf(out, ", \"distinct_games\": %ld, \"forfeits\": [%ld, %ld]",
+                r->distinct_games, r->forfeits[0], r->forfeits[1]);
         if (with_agents) {
             fprintf(out, ", \"openings\": ");
             json_string(out, r->openings);
@@ -688,6 +695,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
                 early == 1 ? " was" : "s were");
     print_rows("cells (variant x seat-0 agent x seat-1 agent)", r->cells,
                r->n_cells, 1, f, out);
+    report_print_forfeits(r, f, out);
     print_rows("variants (all agent pairs together)", r->variants,
                r->n_variants, 0, f, out);
     report_print_pairs(r, f, out);

@@ -83,6 +83,9 @@ struct report_row {
     char agent[2][VARIANT_TEXT_MAX]; /* "name" per seat; cells only */
     char spec[2][VARIANT_TEXT_MAX];
     long games, wins[2], draws_rules, draws_cap;
+    /* games the seat's program gave up (forfeit_* reasons: an outside
+     * program's illegal move, late reply or exit), among its losses */
+    long forfeits[2];
     /* games that differ from each other: distinct (opening position,
      * opening, moves) sequences; below games when two games of the row
      * were played the same, move for move */

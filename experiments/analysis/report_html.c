@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_internal.h"
 #include "svg.h"
 
 /* The page's style: black on white, readable in greyscale. */
@@ -133,6 +133,41 @@ static void print_rows(FILE *out, const char *id, const struct report_row *rows,
         fputs("</tr>\n", out);
     }
     fputs("</tbody>\n</table></div>\n", out);
+}
+
+/* The cells with forfeits (report_forfeits.c): each seat's, and seat 0's
+ * score over the games played out. Nothing when there are none. */
+static void print_forfeits(FILE *out, const struct report *r)
+{
+    int any = 0;
+    for (int i = 0; i < r->n_cells; i++) {
+        const struct report_row *c = &r->cells[i];
+        if (!c->forfeits[0] && !c->forfeits[1])
+            continue;
+        if (!any++)
+            fputs("<h2>Forfeits</h2>\n<p class=\"note\">Games an outside "
+                  "program gave up (an illegal move, a late reply, an "
+                  "exit), among the losses above; seat 0's score over the "
+                  "games played out beside it.</p>\n<div class=\"wide\">"
+                  "<table class=\"sortable\" id=\"forfeits\">\n<thead><tr>"
+                  "<th>variant</th><th>seat 0</th><th>seat 1</th>"
+                  "<th>games</th><th>seat 0 forfeits</th>"
+                  "<th>seat 1 forfeits</th><th>seat-0 score</th>"
+                  "<th>seat-0 score, played out</th></tr></thead>\n"
+                  "<tbody>\n", out);
+        fputs("<tr>", out);
+        td_text(out, c->short_variant);
+        td_text(out, c->agent[0]);
+        td_text(out, c->agent[1]);
+        td_number(out, "%.0f", (double)c->games);
+        td_number(out, "%.0f", (double)c->forfeits[0]);
+        td_number(out, "%.0f", (double)c->forfeits[1]);
+        td_number(out, "%.3f", c->score0);
+        td_number(out, "%.3f", report_score_without_forfeits(c));
+        fputs("</tr>\n", out);
+    }
+    if (any)
+        fputs("</tbody>\n</table></div>\n", out);
 }
 
 /* Variants compared (report.h, struct compare_row): a figure of each
@@ -377,6 +412,7 @@ void report_print_html(const struct report *r, const struct html_page *page,
     fputs("<h2>Cells</h2>\n<p class=\"note\">Variant x seat-0 agent x seat-1 "
           "agent.</p>\n", out);
     print_rows(out, "cells", r->cells, r->n_cells, 1);
+    print_forfeits(out, r);
     print_compared(out, r);
     print_skill(out, r);
     fprintf(out, "<script>%s</script>\n</body>\n</html>\n", sort_script);

@@ -27,6 +27,14 @@ void report_print_pairs(const struct report *r, enum report_format f,
                         FILE *out);
 void report_json_pairs(const struct report *r, FILE *out);
 
+/* The forfeits table (f not REPORT_JSON; nothing when no cell has a
+ * forfeit). */
+void report_print_forfeits(const struct report *r, enum report_format f,
+                           FILE *out);
+
+/* Seat 0's score in cell c over the games not forfeited (NAN if none). */
+double report_score_without_forfeits(const struct report_row *c);
+
 /* Fills r->compares and r->trends from r->cells (report.h defines what
  * is compared). Returns 0, or -1 if memory could not be had. */
 int report_build_compared(struct report *r);

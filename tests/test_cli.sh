@@ -92,7 +92,7 @@ check "run missing file"   1 "No such file"          -- "$bin" run /nonexistent.
 check "run dry-run"        0 "cells x 40 games"      -- "$bin" run "$(dirname "$0")/../experiments/sweeps/quickstart.ini" --dry-run --calibrate 0
 check "report no db"       1 "rulelab: "             -- "$bin" report /nonexistent.db
 check "report bad format"  2 "--format must be"      -- "$bin" report x.db --format xml
-check "export needs csv"   2 "needs DB and --csv"    -- "$bin" export x.db
+check "export needs a form" 2 "needs DB and one of --csv and --games FILE" -- "$bin" export x.db
 check "ratings bad format" 2 "--format must be"      -- "$bin" ratings x.db --format xml
 check "ratings bad anchor" 2 "--anchor takes SPEC=ELO" -- "$bin" ratings x.db --anchor random
 check "ratings no db"      1 "rulelab: "             -- "$bin" ratings /nonexistent.db

@@ -571,7 +571,8 @@ static void test_report_counts_distinct_games(void **state)
     FILE *out = open_memstream(&buf, &len);
     report_print(&r, REPORT_JSON, out);
     fclose(out);
-    assert_non_null(strstr(buf, "\"distinct_games\": 4, \"openings\": "
+    assert_non_null(strstr(buf, "\"distinct_games\": 4, \"forfeits\": "
+                                "[0, 0], \"openings\": "
                                 "\"random_plies:1\"}"));
     free(buf);
     out = open_memstream(&buf, &len);

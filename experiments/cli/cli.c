@@ -21,10 +21,9 @@
 
 static const struct cli_command *const commands[] = {
     &cmd_run, &cmd_report, &cmd_ratings, &cmd_tune, &cmd_replay, &cmd_export,
-    &cmd_play, &cmd_engine, &cmd_solve, &cmd_verify, &cmd_claim, &cmd_list,
-    &cmd_show,
-    &cmd_perft, &cmd_bench, &cmd_migrate, &cmd_tactics, &cmd_merge,
-    &cmd_slurm, &cmd_metrics, NULL};
+    &cmd_import, &cmd_play, &cmd_engine, &cmd_solve, &cmd_verify, &cmd_claim,
+    &cmd_list, &cmd_show, &cmd_perft, &cmd_bench, &cmd_migrate, &cmd_tactics,
+    &cmd_merge, &cmd_slurm, &cmd_metrics, NULL};
 
 /* Writes the program's usage, with each command's one-line summary, to f. */
 static void print_main_usage(FILE *f)

@@ -119,7 +119,7 @@ void cli_progress_cells(int done, int n);
 
 /* The commands, each defined in its cmd_<name>.c. */
 extern const struct cli_command cmd_list, cmd_perft, cmd_show, cmd_bench,
-    cmd_engine,
+    cmd_engine, cmd_import,
     cmd_play, cmd_run, cmd_report, cmd_replay, cmd_export, cmd_solve,
     cmd_verify, cmd_claim, cmd_migrate, cmd_ratings, cmd_tactics, cmd_merge,
     cmd_tune, cmd_slurm, cmd_metrics;

@@ -172,6 +172,8 @@ static const struct agent_kind *parse_spec(const char *spec,
     if (spec_parse_args(kind->name, params, *n_params, args, args_end, values,
                         texts, err, errsz))
         return NULL;
+    if (kind->resolve && kind->resolve(values, texts, err, errsz) != 0)
+        return NULL;
     if (kind->check && kind->check(values, texts, err, errsz) != 0)
         return NULL;
     return kind;

@@ -64,6 +64,12 @@ struct agent_kind {
      * message in err naming the parameters. May be NULL. */
     int (*check)(const double *values, const struct spec_texts *texts,
                  char *err, size_t errsz);
+    /* Fills in, before the spec is checked, made canonical or identified,
+     * what it leaves to the process's configuration (ext: an engine's
+     * declared version and options, from the engines file). Returns 0, or
+     * -1 with a message (the spec contradicts it). May be NULL. */
+    int (*resolve)(double *values, struct spec_texts *texts, char *err,
+                   size_t errsz);
     /* Whether the kind plays through another program (ext): making one
      * starts a process, so fuzzers and tests that make every kind leave
      * it out. */

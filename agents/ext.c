@@ -34,7 +34,11 @@
 /* ---- the programs ------------------------------------------------------ */
 
 struct program {
-    char cmd[SPEC_TEXT_MAX];
+    /* what starts it (an engine's name "" for a cmd= spec): what programs
+     * are pooled and forfeits counted by is `key` (the command, or
+     * "engine NAME") */
+    struct ext_engine launch;
+    char key[SPEC_TEXT_MAX + 16];
     pid_t pid;
     int to; /* its stdin */
     struct line_reader from; /* its stdout */
@@ -45,9 +49,9 @@ struct program {
     struct program *next;
 };
 
-/* Forfeits in a row of one command. */
+/* Forfeits in a row of one program key. */
 struct streak {
-    char cmd[SPEC_TEXT_MAX];
+    char key[SPEC_TEXT_MAX + 16];
     int n;
     const char *last; /* the last forfeit's reason */
     struct streak *next;
@@ -153,7 +157,9 @@ static int program_spawn(struct program *p, char *err, size_t errsz)
         dup2(out[1], 1);
         if (p->log >= 0)
             dup2(p->log, 2);
-        execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);
+        if (p->launch.folder[0] && chdir(p->launch.folder) != 0)
+            _exit(126);
+        execl("/bin/sh", "sh", "-c", p->launch.command, (char *)NULL);
         _exit(127);
     }
     close(in[0]);
@@ -168,6 +174,27 @@ static int program_spawn(struct program *p, char *err, size_t errsz)
     p->pid = pid;
     p->to = in[1];
     line_reader_init(&p->from, out[0]);
+    return 0;
+}
+
+/* After `ready`: an engine's declared version checked against the one
+ * it says, then its options sent. 0, or -1 with a message. */
+static int program_setup(struct program *p, char *err, size_t errsz)
+{
+    const struct ext_engine *e = &p->launch;
+    if (e->version[0] && strcmp(e->version, p->version) != 0)
+        return game_error(err, errsz, "it says version '%s', its engines "
+                          "file declares '%s'", p->version, e->version);
+    char line[SPEC_TEXT_MAX + 16];
+    for (const char *o = e->options; *o;) {
+        size_t len = strcspn(o, " ");
+        const char *eq = memchr(o, '=', len);
+        int n = snprintf(line, sizeof line, "option %.*s %.*s\n",
+                         (int)(eq - o), o, (int)(o + len - eq - 1), eq + 1);
+        if (write_all(p->to, line, (size_t)n) != 0)
+            return game_error(err, errsz, "it exited at its options");
+        o += len + (o[len] == ' ');
+    }
     return 0;
 }
 
@@ -205,7 +232,7 @@ static int program_hello(struct program *p, char *err, size_t errsz)
                                   "rulelab %d", r.version > PROTO_VERSION
                                   ? "above " : "", r.version > PROTO_VERSION
                                   ? PROTO_VERSION : r.version, PROTO_VERSION);
-            return 0;
+            return program_setup(p, err, errsz);
         case REPLY_BAD:
             return game_error(err, errsz, "bad line before 'ready': %s", why);
         default:
@@ -214,15 +241,18 @@ static int program_hello(struct program *p, char *err, size_t errsz)
     }
 }
 
-/* Starts a program for cmd. Returns it, or NULL with a message in err. */
-static struct program *program_start(const char *cmd, char *err,
+/* Starts the program e says, pooled by key. Returns it, or NULL with a
+ * message in err. */
+static struct program *program_start(const struct ext_engine *e,
+                                     const char *key, char *err,
                                      size_t errsz)
 {
     pthread_once(&ignore_sigpipe_once, ignore_sigpipe);
     struct program *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
-    snprintf(p->cmd, sizeof p->cmd, "%s", cmd);
+    p->launch = *e;
+    snprintf(p->key, sizeof p->key, "%s", key);
     p->to = p->log = -1;
     line_reader_init(&p->from, -1);
     pthread_mutex_lock(&pool_lock);
@@ -239,8 +269,10 @@ static struct program *program_start(const char *cmd, char *err,
         if (log_dir[0])
             snprintf(where, sizeof where, " (its stderr: %s/engine-%d.log)",
                      log_dir, serial);
-        game_error(err, errsz, "ext: the program `%s` did not start: %s%s",
-                   cmd, why, where);
+        game_error(err, errsz, "ext: %s%s%s did not start: %s%s",
+                   e->name[0] ? "engine " : "the program `",
+                   e->name[0] ? e->name : e->command, e->name[0] ? "" : "`",
+                   why, where);
         return NULL;
     }
     return p;
@@ -258,31 +290,31 @@ static int program_exited(struct program *p)
     return 0;
 }
 
-/* The streak of cmd (made when missing; NULL when memory is short), with
+/* The streak of key (made when missing; NULL when memory is short), with
  * pool_lock held. */
-static struct streak *streak_of(const char *cmd)
+static struct streak *streak_of(const char *key)
 {
     for (struct streak *s = streaks; s; s = s->next)
-        if (strcmp(s->cmd, cmd) == 0)
+        if (strcmp(s->key, key) == 0)
             return s;
     struct streak *s = calloc(1, sizeof *s);
     if (s) {
-        snprintf(s->cmd, sizeof s->cmd, "%s", cmd);
+        snprintf(s->key, sizeof s->key, "%s", key);
         s->next = streaks;
         streaks = s;
     }
     return s;
 }
 
-/* Takes an idle program of cmd from the pool (dropping those that have
+/* Takes an idle program of key from the pool (dropping those that have
  * exited), or NULL when there is none. */
-static struct program *pool_take(const char *cmd)
+static struct program *pool_take(const char *key)
 {
     struct program *found = NULL, **link = &pool;
     pthread_mutex_lock(&pool_lock);
     while (*link && !found) {
         struct program *p = *link;
-        if (p->busy || strcmp(p->cmd, cmd) != 0) {
+        if (p->busy || strcmp(p->key, key) != 0) {
             link = &p->next;
         } else if (program_exited(p)) {
             *link = p->next;
@@ -364,11 +396,18 @@ void ext_shutdown(void)
 
 /* ---- the agent ---------------------------------------------------------- */
 
-enum { P_CMD, P_GRACE, P_MS, P_NODES, P_COUNT };
+enum { P_CMD, P_ENGINE, P_GRACE, P_MS, P_NODES, P_OPTIONS, P_VERSION,
+       P_COUNT };
 
+/* The text parameters are of identity version 2 (variant.h): each enters
+ * an identity only when given, so `cmd` alone, or `engine` with its
+ * version and options, is what results are keyed by. */
 static const struct param_spec ext_params[P_COUNT] = {
     [P_CMD] = {"cmd", PARAM_TEXT, -1, 0, 0, NULL,
-               "the command that starts the program (run by /bin/sh)", 1},
+               "the command that starts the program (run by /bin/sh)", 2},
+    [P_ENGINE] = {"engine", PARAM_TEXT, -1, 0, 0, NULL,
+                  "the program by its name in an engines file, instead of "
+                  "cmd", 2},
     [P_GRACE] = {"grace", PARAM_INT, 2000, 0, 3600000, NULL,
                  "ms a reply may take past ms (with nodes alone, its whole "
                  "time) before the game is forfeited", 1},
@@ -376,6 +415,11 @@ static const struct param_spec ext_params[P_COUNT] = {
               "time per move the program is given, ms (0: none)", 1},
     [P_NODES] = {"nodes", PARAM_INT, 0, 0, 1e15, NULL,
                  "nodes per move the program is given (0: none)", 1},
+    [P_OPTIONS] = {"options", PARAM_TEXT, -1, 0, 0, NULL,
+                   "an engine's options (from its engines file)", 2},
+    [P_VERSION] = {"version", PARAM_TEXT, -1, 0, 0, NULL,
+                   "an engine's declared version (from its engines file)",
+                   2},
 };
 
 struct ext_agent {
@@ -392,13 +436,57 @@ struct ext_agent {
 static int ext_check(const double *values, const struct spec_texts *texts,
                      char *err, size_t errsz)
 {
-    if (!spec_text_value(texts, values[P_CMD])[0])
+    int cmd = spec_text_value(texts, values[P_CMD])[0] != '\0';
+    int engine = spec_text_value(texts, values[P_ENGINE])[0] != '\0';
+    if (cmd == engine)
         return game_error(err, errsz, "ext: give the program's command, "
-                          "e.g. ext(cmd=\"python3 engine.py\",ms=100)");
+                          "e.g. ext(cmd=\"python3 engine.py\",ms=100), or "
+                          "its name in an engines file, ext(engine=NAME,"
+                          "ms=100): one of the two");
     if (values[P_MS] == 0 && values[P_NODES] == 0)
         return game_error(err, errsz, "ext: give the program a budget: "
                           "ms=N, nodes=N or both");
     return 0;
+}
+
+/* Sets text parameter p to text from the engines file, unless the spec
+ * gave it: then they must agree. 0 or -1. */
+static int resolve_text(double *values, struct spec_texts *texts, int p,
+                        const char *text, const char *engine, char *err,
+                        size_t errsz)
+{
+    const char *given = spec_text_value(texts, values[p]);
+    if (given[0])
+        return strcmp(given, text) == 0
+                   ? 0
+                   : game_error(err, errsz, "ext: engine %s: the spec's %s "
+                                "is \"%s\", its engines file's \"%s\"",
+                                engine, ext_params[p].name, given, text);
+    if (!text[0])
+        return 0;
+    if (texts->n == SPEC_MAX_TEXTS)
+        return game_error(err, errsz, "ext: no room for %s",
+                          ext_params[p].name);
+    snprintf(texts->text[texts->n], SPEC_TEXT_MAX, "%s", text);
+    values[p] = texts->n++;
+    return 0;
+}
+
+/* agent_kind.resolve: an engine's version and options from the engines
+ * file loaded (none loaded, as for a report on another machine: the spec
+ * as written). */
+static int ext_resolve(double *values, struct spec_texts *texts, char *err,
+                       size_t errsz)
+{
+    const char *name = spec_text_value(texts, values[P_ENGINE]);
+    const struct ext_engine *e = name[0] ? ext_engine_find(name) : NULL;
+    if (!e)
+        return 0;
+    return resolve_text(values, texts, P_VERSION, e->version, name, err,
+                        errsz)
+           || resolve_text(values, texts, P_OPTIONS, e->options, name, err,
+                           errsz)
+               ? -1 : 0;
 }
 
 /* Appends text to the agent's position line. 0 or -1 (memory). */
@@ -551,18 +639,46 @@ static move_t ext_choose(void *self, const struct game *g, const void *st,
     return forfeit(a, stats, REASON_FORFEIT_CRASH, "the program exited");
 }
 
+/* What starts the program of a spec, and the key it is pooled by: the
+ * command for cmd=, the engines file's entry for engine=. 0, or -1. */
+static int launch_of(const double *values, const struct spec_texts *texts,
+                     struct ext_engine *e, char *key, size_t n, char *err,
+                     size_t errsz)
+{
+    const char *name = spec_text_value(texts, values[P_ENGINE]);
+    memset(e, 0, sizeof *e);
+    if (!name[0]) {
+        snprintf(e->command, sizeof e->command, "%s",
+                 spec_text_value(texts, values[P_CMD]));
+        snprintf(key, n, "%s", e->command);
+        return 0;
+    }
+    const struct ext_engine *found = ext_engine_find(name);
+    if (!found)
+        return game_error(err, errsz, "ext: no engine %s in an engines file "
+                          "(a sweep's `engines = FILE`, play's --engines "
+                          "FILE; docs/protocol.md)", name);
+    *e = *found;
+    snprintf(key, n, "engine %s", name);
+    return 0;
+}
+
 static void *ext_create(const double *values, const struct spec_texts *texts,
                         uint64_t seed, char *err, size_t errsz)
 {
-    const char *cmd = spec_text_value(texts, values[P_CMD]);
+    struct ext_engine launch;
+    char key[SPEC_TEXT_MAX + 16];
+    if (launch_of(values, texts, &launch, key, sizeof key, err, errsz))
+        return NULL;
     pthread_mutex_lock(&pool_lock);
-    struct streak *s = streak_of(cmd);
+    struct streak *s = streak_of(key);
     int n = s ? s->n : 0;
     const char *last = s ? s->last : NULL;
     pthread_mutex_unlock(&pool_lock);
     if (n >= EXT_FORFEITS_MAX) {
-        game_error(err, errsz, "ext: the program `%s` forfeited %d games in "
-                   "a row (the last: %s); stopping%s%s", cmd, n, last,
+        game_error(err, errsz, "ext: %s%s%s forfeited %d games in a row (the "
+                   "last: %s); stopping%s%s", launch.name[0] ? "" : "the "
+                   "program `", key, launch.name[0] ? "" : "`", n, last,
                    log_dir[0] ? "; its stderr is in " : "", log_dir);
         return NULL;
     }
@@ -573,8 +689,8 @@ static void *ext_create(const double *values, const struct spec_texts *texts,
     a->ms = (long long)values[P_MS];
     a->nodes = (long long)values[P_NODES];
     a->grace = (long long)values[P_GRACE];
-    a->p = pool_take(cmd);
-    if (!a->p && (a->p = program_start(cmd, err, errsz)) != NULL)
+    a->p = pool_take(key);
+    if (!a->p && (a->p = program_start(&launch, key, err, errsz)) != NULL)
         pool_put(a->p);
     if (!a->p) {
         free(a);
@@ -587,7 +703,7 @@ static void ext_destroy(void *self)
 {
     struct ext_agent *a = self;
     pthread_mutex_lock(&pool_lock);
-    struct streak *s = streak_of(a->p->cmd);
+    struct streak *s = streak_of(a->p->key);
     if (s) {
         s->n = a->forfeited ? s->n + 1 : 0;
         s->last = a->forfeited ? end_reason_name(a->forfeited) : NULL;
@@ -611,5 +727,6 @@ const struct agent_kind ext_kind = {
     .destroy = ext_destroy,
     .behaviour_version = 1,
     .check = ext_check,
+    .resolve = ext_resolve,
     .external = 1,
 };

@@ -23,6 +23,24 @@ extern const struct agent_kind ext_kind;
  * before the first ext agent is made. */
 void ext_set_log_dir(const char *dir);
 
+/* A named program of an engines file (ext_engines.c has the format). */
+struct ext_engine {
+    char name[64];
+    char command[SPEC_TEXT_MAX];
+    char folder[SPEC_TEXT_MAX]; /* where it runs */
+    char version[SPEC_TEXT_MAX]; /* declared; "" for none */
+    char options[SPEC_TEXT_MAX]; /* "NAME=VALUE ..." in the file's order */
+};
+
+/* Reads the engines file at path into the process's table: ext(engine=
+ * NAME) then plays NAME. Load before any spec naming one is read (a sweep's
+ * `engines` key, play's --engines). Returns 0, or -1 with a message naming
+ * the line. */
+int ext_engines_load(const char *path, char *err, size_t errsz);
+
+/* The engine called name, or NULL. */
+const struct ext_engine *ext_engine_find(const char *name);
+
 /* Ends every program not in a game: `quit`, a second to exit, then
  * SIGKILL. Safe to call when there are none; the next ext agent starts
  * new ones. */

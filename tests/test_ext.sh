@@ -7,6 +7,10 @@
 # - an engine that always plays an illegal move: the run stops after
 #   EXT_FORFEITS_MAX (5) forfeits in a row with an error, the 5 games kept;
 # - a program that does not start: an error naming it, no game stored;
+# - engines files: shards run from two folders with the same engine
+#   installed in each merge (the identity is its name, declared version
+#   and options, not its path); a version the engine does not say stops
+#   the run;
 # - `rulelab engine` behind ext plays the games of the same agent in
 #   process (ab and mcts at node budgets, three games, from the start and
 #   after --moves);
@@ -96,6 +100,50 @@ check "a program that does not start" 1 "the program \`exit 3\` did not start" -
     timeout 60 "$bin" run "$dir/dead.ini" --db "$dir/dead.db" --threads 1
 if [ "$(games "$dir/dead.db" | wc -l)" -eq 0 ]; then ok "no game stored"
 else bad "games stored for a program that never started"; fi
+
+# ---- engines files: the identity is the engine's name, version and
+# options, so shards run from two folders (two machines) merge -----------
+for m in m1 m2; do
+    mkdir -p "$dir/$m/bin"
+    cp "$root/agents/outside/random_engine.py" "$dir/$m/bin/"
+    cat >"$dir/$m/engines.ini" <<INI
+; the same engine, installed in another folder
+[engine rnd]
+command = $py random_engine.py
+folder = bin
+version = 1
+option Depth = 3
+INI
+    cat >"$dir/$m/s.ini" <<'INI'
+[sweep]
+name = engines
+seed = 4
+games = 6
+engines = engines.ini
+[game tafl]
+[agents]
+rnd = ext(engine=rnd,ms=100)
+random = random
+[matchups]
+pairs = rnd vs random
+INI
+done
+check "shard 0/2 in one folder" 0 "games played" -- "$bin" run "$dir/m1/s.ini" --shard 0/2 --db "$dir/m1/a.db"
+check "shard 1/2 in another" 0 "games played" -- "$bin" run "$dir/m2/s.ini" --shard 1/2 --db "$dir/m2/b.db"
+check "the shards merge" 0 "" -- "$bin" merge "$dir/merged.db" "$dir/m1/a.db" "$dir/m2/b.db"
+if [ "$(games "$dir/merged.db" | wc -l)" -eq 12 ]; then ok "12 games merged"
+else bad "merged: $(games "$dir/merged.db" | wc -l) games"; fi
+spec=$("$py" -c 'import sqlite3, sys
+print(*[r[0] for r in sqlite3.connect(sys.argv[1]).execute(
+    "select identity from agents where identity like \"ext%\"")])' "$dir/merged.db")
+if [ "$spec" = 'ext(engine=rnd,grace=2000,ms=100,nodes=0,options="Depth=3",version=1)' ]; then
+    ok "the identity: name, version, options, no path"
+else bad "identity: $spec"; fi
+sed -i 's/^version = 1/version = 2/' "$dir/m2/engines.ini"
+check "a version the engine does not say" 1 "it says version '1', its engines file declares '2'" -- \
+    "$bin" run "$dir/m2/s.ini" --db "$dir/m2/c.db"
+check "an engine in no engines file" 1 "no engine nope in an engines file" -- \
+    "$bin" play tafl --agents 'ext(engine=nope,ms=100),random'
 
 # ---- rulelab engine ------------------------------------------------------
 check "engine --help" 0 "usage: rulelab engine --agent SPEC" -- "$bin" engine --help

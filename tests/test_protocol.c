@@ -4,16 +4,19 @@
  * pipe (a line in many writes, many lines in one, a deadline, a line too
  * long, the end of input), and the ext agent's spec and identity.
  */
+#define _DEFAULT_SOURCE /* mkstemp */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "ext.h"
 #include "protocol.h"
 
 static void test_replies(void **state)
@@ -204,6 +207,65 @@ static void test_ext_spec(void **state)
     assert_non_null(strstr(err, "the program `exit 3` did not start"));
 }
 
+/* Writes text to a new temporary file; its path into path (room 64). */
+static void temp_file(char *path, const char *text)
+{
+    strcpy(path, "/tmp/rulelab_engines_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+/* An engines file: an engine's identity is its name, declared version and
+ * options (not its command or folder); a spec that contradicts the file is
+ * refused; the file's errors name the line. */
+static void test_engines_file(void **state)
+{
+    (void)state;
+    char path[64], id[VARIANT_TEXT_MAX], err[1024];
+    temp_file(path, "; two engines\n[engine e1]\ncommand = ./e1 --x\n"
+                    "folder = /opt/e1\nversion = 1.5\noption Depth = 3\n"
+                    "option Hash = 16\n\n[engine e2]\ncommand = e2\n");
+    assert_int_equal(ext_engines_load(path, err, sizeof err), 0);
+    assert_true(agent_identity("ext(engine=e1,ms=5)", id, sizeof id, err,
+                               sizeof err) > 0);
+    assert_string_equal(id, "ext(engine=e1,grace=2000,ms=5,nodes=0,options="
+                            "\"Depth=3 Hash=16\",version=1.5)");
+    assert_true(agent_identity("ext(engine=e2,nodes=9)", id, sizeof id, err,
+                               sizeof err) > 0);
+    assert_string_equal(id, "ext(engine=e2,grace=2000,ms=0,nodes=9)");
+    assert_int_equal(agent_identity("ext(engine=e1,ms=5,version=9)", id,
+                                    sizeof id, err, sizeof err), -1);
+    assert_non_null(strstr(err, "the spec's version is \"9\", its engines "
+                                "file's \"1.5\""));
+    assert_int_equal(agent_identity("ext(engine=e1,cmd=x,ms=5)", id,
+                                    sizeof id, err, sizeof err), -1);
+    assert_non_null(strstr(err, "one of the two"));
+    /* the same name defined otherwise in a second file is refused */
+    char other[64];
+    temp_file(other, "[engine e1]\ncommand = ./e1 --y\n");
+    assert_int_equal(ext_engines_load(other, err, sizeof err), -1);
+    assert_non_null(strstr(err, "engine e1 is defined otherwise"));
+    unlink(other);
+    const char *bad[][2] = {
+        {"[engine e3]\nspeed = 3\n", ":2: unknown key 'speed'"},
+        {"[engine a b]\n", ":1: expected [engine NAME]"},
+        {"command = x\n", ":1: expected [engine NAME] or key = value"},
+        {"[engine e4]\noption D = 1 2\n", ":2: an option is"},
+        {"[engine e5]\nversion = 1\n", "engine e5 has no command"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        temp_file(other, bad[i][0]);
+        err[0] = '\0';
+        if (ext_engines_load(other, err, sizeof err) != -1
+            || !strstr(err, bad[i][1]))
+            fail_msg("'%s': error '%s'", bad[i][0], err);
+        unlink(other);
+    }
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_reader),
         cmocka_unit_test(test_reader_long_line),
         cmocka_unit_test(test_ext_spec),
+        cmocka_unit_test(test_engines_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,6 +176,7 @@ static void tell_seats(void *arg, const struct game *g, const void *st,
 static int run_play(int argc, char **argv)
 {
     const char *agents_text = NULL, *position = NULL, *moves = NULL, *pos[1];
+    const char *engines = NULL;
     long seed = 1;
     int show = 0, npos;
     const struct cli_option opts[] = {
@@ -184,10 +185,14 @@ static int run_play(int argc, char **argv)
         {.name = "--position", .value = &position},
         {.name = "--moves", .value = &moves},
         {.name = "--show", .flag = &show},
+        {.name = "--engines", .value = &engines},
         {.name = NULL}};
     int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_play);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
+    char why[4096];
+    if (engines && ext_engines_load(engines, why, sizeof why) != 0)
+        return cli_usage_error(&cmd_play, "--engines: %s", why);
     if (npos != 1 || !agents_text)
         return cli_usage_error(&cmd_play, "needs VARIANT and --agents "
                                "SPEC0,SPEC1");
@@ -248,7 +253,8 @@ static int run_play(int argc, char **argv)
 const struct cli_command cmd_play = {
     "play", "play one game between two agents (or you and an agent)",
     "usage: rulelab play VARIANT --agents SPEC0,SPEC1 [--seed N] [--show]\n"
-    "                    [--position TEXT] [--moves \"m1 m2 ...\"]\n\n"
+    "                    [--position TEXT] [--moves \"m1 m2 ...\"]\n"
+    "                    [--engines FILE]\n\n"
     "Plays one game of VARIANT; seat 0 (SPEC0) moves first. Prints every\n"
     "move in the game's notation and the result with its reason.\n\n"
     "  --agents A,B     agent specs, e.g. random,mcts(iterations=2000,c=1.4);\n"
@@ -257,5 +263,7 @@ const struct cli_command cmd_play = {
     "  --seed N         seed of both agents (default 1): same seed, same game\n"
     "  --show           the board after each move and the search statistics\n"
     "  --position TEXT  start from this position instead\n"
-    "  --moves LIST     play these moves first\n",
+    "  --moves LIST     play these moves first\n"
+    "  --engines FILE   the engines file that names the programs of\n"
+    "                   ext(engine=NAME) agents (docs/protocol.md)\n",
     run_play};

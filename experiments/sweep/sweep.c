@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "ext.h"
 #include "rng.h"
 #include "sweep_internal.h"
 
@@ -62,6 +63,20 @@ static int sweep_key(struct reader *r, const struct entry *e, struct sweep *s)
             return sweep_fail(r, e->line,
                               "stop must be none, sprt or ci, not '%s'",
                               e->value);
+        return 0;
+    }
+    if (strcmp(e->key, "engines") == 0) {
+        /* the engines file of ext(engine=NAME) agents, relative to this
+         * file; not read for a stored sweep (its specs as written) */
+        char path[1024], why[1024];
+        const char *slash = strrchr(r->path, '/');
+        if (e->value[0] == '/' || !slash)
+            snprintf(path, sizeof path, "%s", e->value);
+        else
+            snprintf(path, sizeof path, "%.*s/%s", (int)(slash - r->path),
+                     r->path, e->value);
+        if (r->read_files && ext_engines_load(path, why, sizeof why) != 0)
+            return sweep_fail(r, e->line, "engines: %s", why);
         return 0;
     }
     if (strcmp(e->key, "record") == 0) {
@@ -113,7 +128,7 @@ static int sweep_key(struct reader *r, const struct entry *e, struct sweep *s)
     return sweep_fail(r, e->line,
                       "unknown key '%s' in [sweep] (keys: name, seed, "
                       "games, max_plies, stop, sprt_p0, sprt_p1, alpha, beta, "
-                      "ci_width, min_games, record)",
+                      "ci_width, min_games, record, engines)",
                       e->key);
 }
 

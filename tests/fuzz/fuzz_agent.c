@@ -2,15 +2,16 @@
  * fuzz_agent.c -- libFuzzer target: agent specs ("mcts(iterations=200)").
  *
  * The spec is parsed step by step the way agent_create does (spec_split,
- * the kind's parameter table, spec_parse_args, the kind's check), then
- * agent_create itself runs on it, unless the spec is valid and asks for a
- * node pool or a transposition table over 64 MiB (a legitimate request,
- * but more memory than a fuzzing run allows) or is of a kind that starts
- * a program (ext: fuzzed text must never run as a command). Properties:
- * agent_create accepts exactly the specs the steps accept, a rejected
- * spec comes with an error, and the canonical spec of an accepted one,
- * and the agent's own spec (which leaves out the evaluation weights at
- * their defaults), parse to the same values and texts.
+ * the kind's parameter table, spec_parse_args, the kind's resolve and
+ * check), then agent_create itself runs on it, unless the spec is valid
+ * and asks for a node pool or a transposition table over 64 MiB (a
+ * legitimate request, but more memory than a fuzzing run allows) or is of
+ * a kind that starts a program (ext: fuzzed text must never run as a
+ * command). Properties: agent_create accepts exactly the specs the steps
+ * accept, a rejected spec comes with an error, and the canonical spec of
+ * an accepted one, and the agent's own spec (which leaves out the
+ * evaluation weights at their defaults), parse to the same values and
+ * texts.
  */
 #include "agent.h"
 #include "fuzz_util.h"
@@ -80,6 +81,7 @@ static int parse_steps(const char *text, const struct agent_kind **kind,
     int n = agent_kind_params(k, params);
     if (spec_parse_args(k->name, params, n, args, args_end, values, texts,
                         err, errsz)
+        || (k->resolve && k->resolve(values, texts, err, errsz))
         || (k->check && k->check(values, texts, err, errsz)))
         return -1;
     if (!n) {

@@ -140,58 +140,58 @@ const struct agent_kind *agent_kind_of(const char *spec)
     return find_kind(name);
 }
 
+/* A spec parsed against its kind's whole table. */
+struct parsed_spec {
+    const struct agent_kind *kind;
+    struct param_spec params[VARIANT_MAX_PARAMS]; /* n_params of them */
+    double values[VARIANT_MAX_PARAMS];
+    struct spec_texts texts;
+    int n_params;
+};
+
 /* Finds spec's kind and parses its arguments against the kind's whole
- * table (written to params, *n_params entries) into values. Returns the
- * kind, or NULL with a message in err. */
-static const struct agent_kind *parse_spec(const char *spec,
-                                           struct param_spec *params,
-                                           int *n_params, double *values,
-                                           struct spec_texts *texts,
-                                           char *err, size_t errsz)
+ * table into p, then lets the kind resolve and check them. Returns 0, or
+ * -1 with a message in err. */
+static int parse_spec(const char *spec, struct parsed_spec *p, char *err,
+                      size_t errsz)
 {
     char name[64];
     const char *args, *args_end;
     if (spec_split(spec, name, sizeof name, &args, &args_end, err, errsz))
-        return NULL;
+        return -1;
     const struct agent_kind *kind = find_kind(name);
     if (!kind) {
         char kinds[4096];
         kinds_text(kinds, sizeof kinds, 0);
-        game_error(err, errsz, "unknown agent '%s'; the agents are (`rulelab "
-                   "list` shows the evaluation weights too):\n%s", name, kinds);
-        return NULL;
+        return game_error(err, errsz, "unknown agent '%s'; the agents are "
+                          "(`rulelab list` shows the evaluation weights "
+                          "too):\n%s", name, kinds);
     }
-    *n_params = agent_kind_params(kind, params);
-    if (*n_params < 0) {
-        game_error(err, errsz, "agent %s takes %d parameters of its own and "
-                   "%d evaluation weights, more than the %d a spec holds "
-                   "(VARIANT_MAX_PARAMS, core/variant.h)", kind->name,
-                   kind->n_params, eval_weight_count(), VARIANT_MAX_PARAMS);
-        return NULL;
-    }
-    if (spec_parse_args(kind->name, params, *n_params, args, args_end, values,
-                        texts, err, errsz))
-        return NULL;
-    if (kind->resolve && kind->resolve(values, texts, err, errsz) != 0)
-        return NULL;
-    if (kind->check && kind->check(values, texts, err, errsz) != 0)
-        return NULL;
-    return kind;
+    p->kind = kind;
+    p->n_params = agent_kind_params(kind, p->params);
+    if (p->n_params < 0)
+        return game_error(err, errsz, "agent %s takes %d parameters of its "
+                          "own and %d evaluation weights, more than the %d a "
+                          "spec holds (VARIANT_MAX_PARAMS, core/variant.h)",
+                          kind->name, kind->n_params, eval_weight_count(),
+                          VARIANT_MAX_PARAMS);
+    if (spec_parse_args(kind->name, p->params, p->n_params, args, args_end,
+                        p->values, &p->texts, err, errsz)
+        || (kind->resolve
+            && kind->resolve(p->values, &p->texts, err, errsz) != 0)
+        || (kind->check && kind->check(p->values, &p->texts, err, errsz) != 0))
+        return -1;
+    return 0;
 }
 
 int agent_identity(const char *spec, char *buf, size_t n, char *err,
                    size_t errsz)
 {
-    struct param_spec params[VARIANT_MAX_PARAMS];
-    double values[VARIANT_MAX_PARAMS];
-    struct spec_texts texts;
-    int n_params;
-    const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
-                                               &texts, err, errsz);
-    if (!kind)
+    struct parsed_spec p;
+    if (parse_spec(spec, &p, err, errsz) != 0)
         return -1;
-    int len = spec_identity(kind->name, params, n_params, values, &texts, buf,
-                            n);
+    int len = spec_identity(p.kind->name, p.params, p.n_params, p.values,
+                            &p.texts, buf, n);
     if (len < 0)
         return game_error(err, errsz, "%s: the identity is too long", spec);
     return len;
@@ -217,47 +217,37 @@ int agent_plays(const struct agent *a, const struct game *g, char *err,
 int agent_spec_plays(const char *spec, const struct game *g, char *err,
                      size_t errsz)
 {
-    struct param_spec params[VARIANT_MAX_PARAMS];
-    double values[VARIANT_MAX_PARAMS];
-    struct spec_texts texts;
-    int n_params;
-    const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
-                                               &texts, err, errsz);
-    return kind ? kind_plays(kind, g, err, errsz) : -1;
+    struct parsed_spec p;
+    return parse_spec(spec, &p, err, errsz) == 0
+               ? kind_plays(p.kind, g, err, errsz) : -1;
 }
 
-/* Writes the canonical spec of kind's values: every own parameter, and
- * the weights off their defaults (params is changed). Length or -1. */
-static int canonical_of(const struct agent_kind *kind,
-                        struct param_spec *params, int n_params,
-                        double *values, const struct spec_texts *texts,
-                        char *buf, size_t n)
+/* Writes the canonical spec of p: every own parameter, and the weights
+ * off their defaults (p's table is changed). Length or -1. */
+static int canonical_of(struct parsed_spec *p, char *buf, size_t n)
 {
+    const struct agent_kind *kind = p->kind;
     int shown = kind->n_params;
-    for (int i = kind->n_params; i < n_params; i++)
-        if (values[i] != params[i].def) {
-            params[shown] = params[i];
-            values[shown++] = values[i];
+    for (int i = kind->n_params; i < p->n_params; i++)
+        if (p->values[i] != p->params[i].def) {
+            p->params[shown] = p->params[i];
+            p->values[shown++] = p->values[i];
         }
     if (!shown) {
         int w = snprintf(buf, n, "%s", kind->name);
         return w < 0 || (size_t)w >= n ? -1 : w;
     }
-    return spec_canonical(kind->name, params, shown, values, texts, buf, n);
+    return spec_canonical(kind->name, p->params, shown, p->values, &p->texts,
+                          buf, n);
 }
 
 int agent_canonical(const char *spec, char *buf, size_t n, char *err,
                     size_t errsz)
 {
-    struct param_spec params[VARIANT_MAX_PARAMS];
-    double values[VARIANT_MAX_PARAMS];
-    struct spec_texts texts;
-    int n_params;
-    const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
-                                               &texts, err, errsz);
-    if (!kind)
+    struct parsed_spec p;
+    if (parse_spec(spec, &p, err, errsz) != 0)
         return -1;
-    int len = canonical_of(kind, params, n_params, values, &texts, buf, n);
+    int len = canonical_of(&p, buf, n);
     if (len < 0)
         return game_error(err, errsz, "%s: the canonical spec is longer than "
                           "%zu characters", spec, n - 1);
@@ -267,27 +257,22 @@ int agent_canonical(const char *spec, char *buf, size_t n, char *err,
 int agent_create(const char *spec, uint64_t seed, struct agent **out,
                  char *err, size_t errsz)
 {
-    struct param_spec params[VARIANT_MAX_PARAMS];
-    double values[VARIANT_MAX_PARAMS];
-    struct spec_texts texts;
-    int n_params;
+    struct parsed_spec p;
     *out = NULL;
-    const struct agent_kind *kind = parse_spec(spec, params, &n_params, values,
-                                               &texts, err, errsz);
-    if (!kind)
+    if (parse_spec(spec, &p, err, errsz) != 0)
         return -1;
     struct agent *a = calloc(1, sizeof *a);
     if (err && errsz)
         err[0] = '\0';
-    if (!a || !(a->self = kind->create(values, &texts, seed, err, errsz))) {
+    if (!a || !(a->self = p.kind->create(p.values, &p.texts, seed, err,
+                                         errsz))) {
         free(a);
         if (!err || !errsz || !err[0])
             game_error(err, errsz, "%s: out of memory", spec);
         return -1;
     }
-    a->kind = kind;
-    canonical_of(kind, params, n_params, values, &texts, a->spec,
-                 sizeof a->spec);
+    a->kind = p.kind;
+    canonical_of(&p, a->spec, sizeof a->spec);
     *out = a;
     return 0;
 }

@@ -310,31 +310,38 @@ static int parse_assignment(const char *owner, const struct param_spec *params,
     return -1;
 }
 
-const char *spec_find_unquoted(const char *b, const char *e, char c)
+/* Scans [b, e) for the first c outside double quotes (a quote's
+ * backslash escapes skipped). Returns it, or NULL; *open (may be NULL)
+ * gets whether a quote is open where the scan stopped. */
+static const char *scan_unquoted(const char *b, const char *e, char c,
+                                 int *open)
 {
     int quoted = 0;
-    for (const char *p = b; p < e; p++) {
+    const char *found = NULL;
+    for (const char *p = b; p < e && !found; p++) {
         if (quoted && *p == '\\' && p + 1 < e)
             p++;
         else if (*p == '"')
             quoted = !quoted;
         else if (!quoted && *p == c)
-            return p;
+            found = p;
     }
-    return NULL;
+    if (open)
+        *open = quoted;
+    return found;
 }
 
-/* Whether [b, e) leaves a double quote open. */
+const char *spec_find_unquoted(const char *b, const char *e, char c)
+{
+    return scan_unquoted(b, e, c, NULL);
+}
+
+/* Whether [b, e) (text without a NUL) leaves a double quote open. */
 static int quote_left_open(const char *b, const char *e)
 {
-    int quoted = 0;
-    for (const char *p = b; p < e; p++) {
-        if (quoted && *p == '\\' && p + 1 < e)
-            p++;
-        else if (*p == '"')
-            quoted = !quoted;
-    }
-    return quoted;
+    int open;
+    scan_unquoted(b, e, '\0', &open);
+    return open;
 }
 
 int spec_split(const char *text, char *name, size_t name_size,

@@ -577,7 +577,8 @@ static void send_turn(struct ext_agent *a, const struct game *g,
     else
         send_text(a, a->moves, a->len);
     a->len = mark; /* the position line again, without its end */
-    a->moves[mark] = '\0';
+    if (a->moves)
+        a->moves[mark] = '\0';
 }
 
 /* Ends the agent's game by forfeit: why into the log, the program stopped. */

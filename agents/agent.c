@@ -222,17 +222,21 @@ int agent_spec_plays(const char *spec, const struct game *g, char *err,
                ? kind_plays(p.kind, g, err, errsz) : -1;
 }
 
-/* Writes the canonical spec of p: every own parameter, and the weights
- * off their defaults (p's table is changed). Length or -1. */
+/* Writes the canonical spec of p: every own parameter but empty texts,
+ * and the weights off their defaults (p's table is changed). Length or
+ * -1. */
 static int canonical_of(struct parsed_spec *p, char *buf, size_t n)
 {
     const struct agent_kind *kind = p->kind;
-    int shown = kind->n_params;
-    for (int i = kind->n_params; i < p->n_params; i++)
-        if (p->values[i] != p->params[i].def) {
+    int shown = 0;
+    for (int i = 0; i < p->n_params; i++) {
+        int own = i < kind->n_params;
+        int empty_text = p->params[i].type == PARAM_TEXT && p->values[i] < 0;
+        if (own ? !empty_text : p->values[i] != p->params[i].def) {
             p->params[shown] = p->params[i];
             p->values[shown++] = p->values[i];
         }
+    }
     if (!shown) {
         int w = snprintf(buf, n, "%s", kind->name);
         return w < 0 || (size_t)w >= n ? -1 : w;

@@ -2,7 +2,8 @@
 # test_report_browser.sh -- the report page in a real browser (Debian's
 # chromium, headless; skipped, saying so, where it is missing): it loads
 # with no console message, its DOM after the page's script holds every
-# cell and variant with the JSON report's numbers (tests/html_check.py),
+# cell and variant with the JSON report's numbers and every rated agent
+# with the ratings JSON's (tests/html_check.py),
 # clicks on a heading sort the table, and its screenshot is not blank.
 # Usage: test_report_browser.sh PATH/TO/rulelab
 set -u
@@ -46,7 +47,8 @@ pairs = r vs m
 INI
 if ! "$bin" run "$dir/s.ini" --db "$dir/s.db" --threads 2 --quiet \
         || ! "$bin" report "$dir/s.db" --format html --out "$dir/s.html" \
-        || ! "$bin" report "$dir/s.db" --format json > "$dir/s.json"; then
+        || ! "$bin" report "$dir/s.db" --format json > "$dir/s.json" \
+        || ! "$bin" ratings "$dir/s.db" --format json > "$dir/s.ratings.json"; then
     bad "the sweep or its report did not run"
     finish
     exit 1
@@ -63,7 +65,7 @@ else
     ok "the page loads with no console message"
 fi
 if /usr/bin/python3 "$here/html_check.py" "$dir/dom.html" "$dir/s.json" \
-        > "$dir/check.out"; then
+        "$dir/s.ratings.json" > "$dir/check.out"; then
     ok "the DOM holds the JSON report's numbers: $(tail -1 "$dir/check.out")"
 else
     bad "the DOM's numbers"; sed 's/^/    /' "$dir/check.out" | head -10

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_report_html.sh -- `rulelab report --format html`: one self-contained
-# page whose numbers are the JSON report's (tests/html_check.py parses its
-# tables), that validates (Debian's tidy: no errors and no warnings; the
+# page whose numbers are the JSON report's and the ratings JSON's, with
+# --metrics the game metrics too (tests/html_check.py parses its tables),
+# that validates (Debian's tidy: no errors and no warnings; the
 # check is skipped, saying so, where tidy is missing), that fetches
 # nothing, and that renders hostile names as text, an empty database and
 # a one-game database too.
@@ -52,9 +53,10 @@ check "html page" 0 "<!DOCTYPE html>" \
     -- "$bin" report "$dir/s.db" --format html
 "$bin" report "$dir/s.db" --format html > "$dir/s.html"
 "$bin" report "$dir/s.db" --format json > "$dir/s.json"
+"$bin" ratings "$dir/s.db" --format json > "$dir/s.ratings.json"
 valid "the page validates" "$dir/s.html"
 if /usr/bin/python3 "$here/html_check.py" "$dir/s.html" "$dir/s.json" \
-        > "$dir/check.out"; then
+        "$dir/s.ratings.json" > "$dir/check.out"; then
     ok "the page's numbers are the JSON report's: $(tail -1 "$dir/check.out")"
 else
     bad "the page's numbers"; sed 's/^/    /' "$dir/check.out" | head -10
@@ -76,10 +78,16 @@ if /usr/bin/python3 "$here/html_check.py" "$dir/sk.html" "$dir/sk.json" \
 else
     bad "the skill trace's verdicts"; sed 's/^/    /' "$dir/check.out" | head
 fi
+"$bin" report "$dir/s.db" --format html --metrics > "$dir/m.html"
+valid "the page with --metrics validates" "$dir/m.html"
+if /usr/bin/python3 "$here/html_check.py" "$dir/m.html" "$dir/s.json" \
+        > "$dir/check.out" && grep -q 'id="metrics"' "$dir/m.html"; then
+    ok "the game metrics are the JSON's: $(tail -1 "$dir/check.out")"
+else
+    bad "the game metrics"; sed 's/^/    /' "$dir/check.out" | head
+fi
 check "a figure with its numbers in words" 0 "<desc>" \
     -- cat "$dir/s.html"
-check "html with --metrics refused" 2 "not in it yet" \
-    -- "$bin" report "$dir/s.db" --format html --metrics
 
 # --out: the same page, written whole; never onto the database or another
 "$bin" report "$dir/s.db" --format html --out "$dir/out.html"

@@ -66,6 +66,19 @@ static const char *const from_where =
     " JOIN agents a0 ON a0.id = c.agent0_id JOIN agents a1 ON a1.id = c.agent1_id"
     " WHERE (?1 IS NULL OR s.name = ?1)";
 
+/* The width of the length histogram's bins for games of at most
+ * max_plies plies: 1, 2 or 5 times a power of ten, the least that puts
+ * every game in REPORT_LENGTH_BINS bins. */
+static long length_bin(long max_plies)
+{
+    for (long scale = 1;; scale *= 10)
+        for (int k = 0; k < 3; k++) {
+            long width = scale * (k == 0 ? 1 : k == 1 ? 2 : 5);
+            if (width * REPORT_LENGTH_BINS > max_plies)
+                return width;
+        }
+}
+
 /* Fills rows grouped by key (an SQL expression): counts, mean plies. */
 static int count_rows(sqlite3 *db, const char *key, const char *sweep,
                       struct report_row **rows, int *n, char *err,
@@ -84,7 +97,8 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
              " SUM(g.reason LIKE 'forfeit\\_%%' ESCAPE '\\'"
              " AND g.result = 'seat1'),"
              " SUM(g.reason LIKE 'forfeit\\_%%' ESCAPE '\\'"
-             " AND g.result = 'seat0')%s GROUP BY %s ORDER BY MIN(c.id)",
+             " AND g.result = 'seat0'), MAX(g.plies)%s GROUP BY %s"
+             " ORDER BY MIN(c.id)",
              key, from_where, key);
     sqlite3_stmt *q;
     if (report_prepare_for_sweep(db, sql, sweep, &q, err, errsz))
@@ -133,6 +147,7 @@ static int count_rows(sqlite3 *db, const char *key, const char *sweep,
         r->distinct_games = sqlite3_column_int64(q, 14);
         r->forfeits[0] = sqlite3_column_int64(q, 16);
         r->forfeits[1] = sqlite3_column_int64(q, 17);
+        r->length_bin = length_bin(sqlite3_column_int64(q, 18));
         if (sqlite3_column_type(q, 0) == SQLITE_INTEGER) { /* cells only */
             snprintf(r->sweep, sizeof r->sweep, "%s",
                      sqlite3_column_text(q, 12));
@@ -188,6 +203,9 @@ static void fold_median(struct report_row *r, sqlite3_stmt *q, long pos)
 {
     long n = r->games;
     double plies = (double)sqlite3_column_int64(q, 1);
+    long bin = (long)plies / r->length_bin;
+    if (bin >= 0 && bin < REPORT_LENGTH_BINS)
+        r->length_bins[bin]++;
     if (n % 2 && pos == n / 2)
         r->median_plies = plies;
     else if (!(n % 2) && (pos == n / 2 - 1 || pos == n / 2))
@@ -197,9 +215,15 @@ static void fold_median(struct report_row *r, sqlite3_stmt *q, long pos)
 static void fold_reason(struct report_row *r, sqlite3_stmt *q, long pos)
 {
     size_t len = strlen(r->reasons);
-    snprintf(r->reasons + len, sizeof r->reasons - len, "%s%s %lld",
-             pos ? ", " : "", sqlite3_column_text(q, 1),
-             (long long)sqlite3_column_int64(q, 2));
+    const char *reason = (const char *)sqlite3_column_text(q, 1);
+    long games = (long)sqlite3_column_int64(q, 2);
+    snprintf(r->reasons + len, sizeof r->reasons - len, "%s%s %ld",
+             pos ? ", " : "", reason ? reason : "", games);
+    if (r->n_endings < REASON_COUNT) {
+        struct report_ending *e = &r->endings[r->n_endings++];
+        snprintf(e->reason, sizeof e->reason, "%s", reason ? reason : "");
+        e->games = games;
+    }
 }
 
 /* Score, interval and tests of every row, Holm across the rows whose p

@@ -76,6 +76,8 @@ struct report_stop {
     double ci_width; /* interval rule: the width it stops at */
 };
 
+#define REPORT_LENGTH_BINS 10
+
 struct report_row {
     int64_t cell_id; /* cells only (0 for variants) */
     char variant[VARIANT_TEXT_MAX]; /* canonical */
@@ -96,6 +98,17 @@ struct report_row {
     double score0, lo, hi; /* seat-0 score and its 95% interval */
     double p, p_holm; /* lo, hi, p, p_holm: NAN when not fixed_sample */
     char reasons[512]; /* "king_escaped 12, no_capture 3" */
+    /* the same counted: how the games ended, most first */
+    struct report_ending {
+        char reason[32];
+        long games;
+    } endings[REASON_COUNT];
+    int n_endings;
+    /* the game lengths: length_bins[i] games of i * length_bin to
+     * (i + 1) * length_bin - 1 plies; length_bin is 1, 2 or 5 times a
+     * power of ten, so that the longest game falls in the last bins */
+    long length_bins[REPORT_LENGTH_BINS];
+    long length_bin;
     char sweep[VARIANT_TEXT_MAX]; /* the sweep's name; cells only */
     struct report_stop stop; /* cells only; rule STOP_NONE otherwise */
     int fixed_sample; /* 0: a stop rule ended this cell (or one of this
@@ -329,16 +342,20 @@ void report_print(const struct report *r, enum report_format f, FILE *out);
  * for a page written while a sweep runs (run --html), how often it reloads
  * itself and when it was written (reload_seconds 0: a page that does not
  * reload, as `report --format html` writes). */
+struct ratings;
+
 struct html_page {
     const char *source, *last_run;
     int reload_seconds;
     const char *written; /* "2026-12-06T01:50:00Z" when reload_seconds */
+    const struct ratings *ratings; /* ratings.h; NULL: no ratings section */
 };
 
 /* The report as one self-contained HTML page (report_html.c): a summary
- * in words, a figure of each variant's seat-0 score and interval, and the
+ * in words, a figure of each variant's seat-0 score and interval, the
  * variants and cells tables (sortable by inline script, readable without
- * it). */
+ * it), forfeits, variants compared, the skill trace, each variant's game
+ * lengths and endings, and the ratings of page->ratings. */
 void report_print_html(const struct report *r, const struct html_page *page,
                        FILE *out);
 

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ratings.h"
 #include "report_internal.h"
+#include "stats.h"
 #include "svg.h"
 
 /* The page's style: black on white, readable in greyscale. */
@@ -318,6 +320,202 @@ static void print_skill(FILE *out, const struct report *r)
     }
 }
 
+/* The game metrics per cell (report.h, report_metrics), with --metrics. */
+static void print_metrics(FILE *out, const struct report *r)
+{
+    fputs("<h2>Game metrics</h2>\n<p class=\"note\">Per cell: shares of "
+          "games decisive (won by either seat), drawn by the rules and "
+          "drawn by the ply cap, with 95% Wilson intervals; the length in "
+          "plies, mean with its 95% interval and median; legal moves per "
+          "position (games cached by rulelab metrics); lead changes a game "
+          "and the share of a decisive game before its winner led for good "
+          "(sweeps with record = search). n/a: no such games.</p>\n"
+          "<div class=\"wide\"><table class=\"sortable\" id=\"metrics\">"
+          "\n<thead><tr><th>variant</th><th>seat 0</th><th>seat 1</th>"
+          "<th>games</th><th>decisive</th><th>95% low</th><th>95% high</th>"
+          "<th>drawn by the rules</th><th>95% low</th><th>95% high</th>"
+          "<th>drawn by the cap</th><th>95% low</th><th>95% high</th>"
+          "<th>mean plies</th><th>95% low</th><th>95% high</th>"
+          "<th>median plies</th><th>branching</th><th>lead changes</th>"
+          "<th>lead settled</th></tr></thead>\n<tbody>\n", out);
+    for (int i = 0; i < r->n_cells; i++) {
+        const struct report_row *c = &r->cells[i];
+        struct report_metrics m;
+        report_metrics(c, &m);
+        int ok = c->fixed_sample;
+        const double shares[][3] = {
+            {m.decisive, m.decisive_lo, m.decisive_hi},
+            {m.rule_draws, m.rule_draws_lo, m.rule_draws_hi},
+            {m.cap_draws, m.cap_draws_lo, m.cap_draws_hi},
+            {m.mean_plies, m.mean_lo, m.mean_hi}};
+        fputs("<tr><td class=\"text\" title=\"", out);
+        html_text(out, c->variant);
+        fputs("\">", out);
+        html_text(out, c->short_variant);
+        fputs("</td>", out);
+        td_text(out, c->agent[0]);
+        td_text(out, c->agent[1]);
+        td_number(out, "%.0f", (double)c->games);
+        for (int k = 0; k < 4; k++) {
+            const char *format = k == 3 ? "%.1f" : "%.3f";
+            td_number(out, format, shares[k][0]);
+            td_number(out, format, ok ? shares[k][1] : NAN);
+            td_number(out, format, ok ? shares[k][2] : NAN);
+        }
+        td_number(out, "%.1f", m.median_plies);
+        td_number(out, "%.2f", c->branching);
+        td_number(out, "%.2f", c->lead_changes);
+        td_number(out, "%.2f", c->lead_settled);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody>\n</table></div>\n", out);
+}
+
+/* Per variant, a bar chart of its game lengths. */
+static void print_lengths(FILE *out, const struct report *r)
+{
+    fputs("<h2>Game lengths</h2>\n<p class=\"note\">Games per length, in "
+          "plies, per variant (all agent pairs together).</p>\n", out);
+    for (int i = 0; i < r->n_variants; i++) {
+        const struct report_row *v = &r->variants[i];
+        struct svg_bar_row rows[REPORT_LENGTH_BINS];
+        char labels[REPORT_LENGTH_BINS][48], title[VARIANT_TEXT_MAX + 64];
+        int n = 0;
+        for (int b = 0; b < REPORT_LENGTH_BINS; b++)
+            if (v->length_bins[b])
+                n = b + 1;
+        for (int b = 0; b < n; b++) {
+            snprintf(labels[b], sizeof labels[b], "%ld-%ld plies",
+                     b * v->length_bin, (b + 1) * v->length_bin - 1);
+            rows[b] = (struct svg_bar_row){labels[b], v->length_bins[b]};
+        }
+        snprintf(title, sizeof title, "Game lengths of %s: games per "
+                 "length in plies", v->short_variant);
+        fputs("<figure>\n", out);
+        svg_bar_chart(out, title, rows, n);
+        fputs("<figcaption>", out);
+        html_text(out, v->short_variant);
+        fprintf(out, ": %ld games, mean %.1f plies, median %.1f."
+                "</figcaption>\n</figure>\n", v->games, v->mean_plies,
+                v->median_plies);
+    }
+}
+
+/* Per variant, a bar chart of how its games ended. */
+static void print_endings(FILE *out, const struct report *r)
+{
+    fputs("<h2>How games ended</h2>\n<p class=\"note\">Games per reason "
+          "(docs/rules.md names each; draws among them: repetition, "
+          "no_capture, stalemate where it draws, ply_cap the ply cap), "
+          "per variant.</p>\n", out);
+    for (int i = 0; i < r->n_variants; i++) {
+        const struct report_row *v = &r->variants[i];
+        struct svg_bar_row rows[REASON_COUNT];
+        char title[VARIANT_TEXT_MAX + 64];
+        for (int k = 0; k < v->n_endings; k++)
+            rows[k] = (struct svg_bar_row){v->endings[k].reason,
+                                           v->endings[k].games};
+        snprintf(title, sizeof title, "How the games of %s ended: games "
+                 "per reason", v->short_variant);
+        fputs("<figure>\n", out);
+        svg_bar_chart(out, title, rows, v->n_endings);
+        fputs("<figcaption>", out);
+        html_text(out, v->short_variant);
+        fputs("</figcaption>\n</figure>\n", out);
+    }
+}
+
+/* The ratings of one variant: a sentence, the interval chart, the rows of
+ * the ratings table. */
+static void print_variant_ratings(FILE *out, const struct ratings_variant *v)
+{
+    const struct ratings_fit *fit = &v->fit;
+    fputs("<h3>", out);
+    html_text(out, v->short_variant);
+    fputs("</h3>\n<p>", out);
+    if (fit->status != RATINGS_OK) {
+        fputs("No ratings: ", out);
+        html_text(out, fit->message);
+        fputs("</p>\n", out);
+        return;
+    }
+    fprintf(out, "%ld games. First-move advantage %+.0f Elo (%+.0f to "
+            "%+.0f). Anchor: ", fit->games, fit->adv,
+            fit->adv - STATS_Z95 * fit->adv_se,
+            fit->adv + STATS_Z95 * fit->adv_se);
+    html_text(out, v->anchor_note);
+    fputs(".</p>\n", out);
+    struct svg_interval_row rows[64];
+    int n = 0;
+    double lo = v->anchor_elo, hi = v->anchor_elo;
+    for (int k = 0; k < v->n_agents && n < 64; k++) {
+        int a = v->order[k];
+        if (!fit->rated[a])
+            continue;
+        double d = STATS_Z95 * fit->se[a];
+        rows[n++] = (struct svg_interval_row){v->agents[a].name, fit->elo[a],
+                                              fit->elo[a] - d,
+                                              fit->elo[a] + d};
+        lo = fmin(lo, fit->elo[a] - d);
+        hi = fmax(hi, fit->elo[a] + d);
+    }
+    if (n < 2) { /* the anchor alone: nothing to draw against it */
+        fputs("<p>Only the anchor is rated: no other agent played a game "
+              "against it or against an agent that did.</p>\n", out);
+        return;
+    }
+    double pad = (hi - lo) * 0.05 + 10;
+    fputs("<figure>\n", out);
+    svg_interval_chart(out, "Elo per agent with its 95% interval, relative "
+                       "to the anchor (dashed)", rows, n, lo - pad, hi + pad,
+                       v->anchor_elo);
+    fputs("<figcaption>Elo per agent (a dot), its 95% interval (a bar) and "
+          "the anchor (dashed).</figcaption>\n</figure>\n", out);
+}
+
+/* Ratings per variant (ratings.h): the chart, and one table of every
+ * rated agent with its Elo and interval (none without one). Nothing
+ * without ratings. */
+static void print_ratings(FILE *out, const struct ratings *rt)
+{
+    if (!rt || rt->n_variants == 0)
+        return;
+    fputs("<h2>Ratings</h2>\n<p class=\"note\">Elo per agent and variant "
+          "by maximum likelihood, with a first-move term, as rulelab "
+          "ratings computes them.</p>\n", out);
+    for (int i = 0; i < rt->n_variants; i++)
+        print_variant_ratings(out, &rt->variants[i]);
+    int rows = 0;
+    for (int i = 0; i < rt->n_variants; i++) {
+        const struct ratings_variant *v = &rt->variants[i];
+        for (int k = 0; k < v->n_agents && v->fit.status == RATINGS_OK; k++) {
+            int a = v->order[k];
+            if (!v->fit.rated[a])
+                continue;
+            if (!rows++)
+                fputs("<div class=\"wide\"><table class=\"sortable\" "
+                      "id=\"ratings\">\n<thead><tr><th>variant</th>"
+                      "<th>agent</th><th>games</th><th>Elo</th>"
+                      "<th>95% low</th><th>95% high</th></tr></thead>\n"
+                      "<tbody>\n", out);
+            double d = STATS_Z95 * v->fit.se[a];
+            fputs("<tr><td class=\"text\" title=\"", out);
+            html_text(out, v->variant);
+            fputs("\">", out);
+            html_text(out, v->short_variant);
+            fputs("</td>", out);
+            td_text(out, v->agents[a].name);
+            td_number(out, "%.0f", (double)v->agents[a].games);
+            td_number(out, "%.0f", v->fit.elo[a]);
+            td_number(out, "%.0f", v->fit.elo[a] - d);
+            td_number(out, "%.0f", v->fit.elo[a] + d);
+            fputs("</tr>\n", out);
+        }
+    }
+    if (rows)
+        fputs("</tbody>\n</table></div>\n", out);
+}
+
 /* The figure: each variant's seat-0 score with its interval. */
 static void print_figure(FILE *out, const struct report *r)
 {
@@ -415,5 +613,10 @@ void report_print_html(const struct report *r, const struct html_page *page,
     print_forfeits(out, r);
     print_compared(out, r);
     print_skill(out, r);
+    if (r->print_metrics)
+        print_metrics(out, r);
+    print_lengths(out, r);
+    print_endings(out, r);
+    print_ratings(out, page->ratings);
     fprintf(out, "<script>%s</script>\n</body>\n</html>\n", sort_script);
 }

@@ -14,6 +14,9 @@
 #ifndef RULELAB_STATS_H
 #define RULELAB_STATS_H
 
+/* The normal quantile of a two-sided 95% interval. */
+#define STATS_Z95 1.959963984540054
+
 #include <stddef.h>
 
 /* The standard normal quantile: the z with Phi(z) = p, for 0 < p < 1

@@ -1,6 +1,6 @@
 /*
  * svg.c -- the report's figures as inline SVG (svg.h): an interval chart,
- * and the escaping every piece of text goes through.
+ * a bar chart, and the escaping every piece of text goes through.
  */
 #include "svg.h"
 
@@ -70,8 +70,10 @@ void svg_interval_chart(FILE *out, const char *title,
     /* the axis: five ticks along the top, and the reference line */
     for (int t = 0; t <= 4; t++) {
         double v = axis_min + (axis_max - axis_min) * t / 4.0;
+        /* two decimals on a score's axis, none on an Elo's */
         fprintf(out, "<text x=\"%.1f\" y=\"14\" text-anchor=\"middle\">"
-                "%.2f</text>\n", x_of(v, axis_min, axis_max), v);
+                "%.*f</text>\n", x_of(v, axis_min, axis_max),
+                axis_max - axis_min > 20 ? 0 : 2, v);
     }
     double xr = x_of(reference, axis_min, axis_max);
     fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
@@ -92,6 +94,40 @@ void svg_interval_chart(FILE *out, const char *title,
             fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
                     "fill=\"#000\"/>\n", x_of(rows[i].value, axis_min,
                                                axis_max), y);
+    }
+    fputs("</svg>\n", out);
+}
+
+void svg_bar_chart(FILE *out, const char *title,
+                   const struct svg_bar_row *rows, int n)
+{
+    int height = TOP + n * ROW_HEIGHT + 10;
+    long most = 1;
+    for (int i = 0; i < n; i++)
+        most = rows[i].count > most ? rows[i].count : most;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+            "class=\"chart\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\">\n<title>", CHART_WIDTH, height,
+            CHART_WIDTH, height);
+    html_text(out, title);
+    fputs("</title>\n<desc>", out);
+    for (int i = 0; i < n; i++) {
+        html_text(out, rows[i].label);
+        fprintf(out, ": %ld%s", rows[i].count, i + 1 < n ? "; " : ".");
+    }
+    fputs("</desc>\n", out);
+    for (int i = 0; i < n; i++) {
+        double y = TOP + i * ROW_HEIGHT + ROW_HEIGHT / 2.0;
+        /* the longest bar leaves room for its count after it */
+        double x1 = x_of((double)rows[i].count, 0, (double)most * 1.15);
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
+                "dominant-baseline=\"middle\">", LABEL_WIDTH - 8, y);
+        short_label(out, rows[i].label);
+        fprintf(out, "</text>\n<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" "
+                "height=\"%d\" fill=\"#000\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+                "dominant-baseline=\"middle\">%ld</text>\n", LABEL_WIDTH,
+                y - ROW_HEIGHT / 2.0 + 4, x1 - LABEL_WIDTH, ROW_HEIGHT - 8,
+                x1 + 4, y, rows[i].count);
     }
     fputs("</svg>\n", out);
 }

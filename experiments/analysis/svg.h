@@ -1,9 +1,9 @@
 /*
  * svg.h -- the report's figures as inline SVG, drawn by our own small
- * module (no library, no script, no font file): today one kind, an
- * interval chart, a row per item with its value as a dot, its 95%
- * interval as a bar, and a dashed reference line (0.5: a fair game);
- * its text takes the page's style for `svg.chart text`.
+ * module (no library, no script, no font file): an interval chart, a row
+ * per item with its value as a dot, its 95% interval as a bar, and a
+ * dashed reference line (0.5: a fair game); and a bar chart of counts;
+ * their text takes the page's style for `svg.chart text`.
  * Every figure carries a text alternative (<title> and <desc>) with its
  * numbers, and reads in greyscale (black marks on white, the reference in
  * grey and dashed). Text is escaped for HTML and SVG alike (html_text).
@@ -31,5 +31,17 @@ struct svg_interval_row {
 void svg_interval_chart(FILE *out, const char *title,
                         const struct svg_interval_row *rows, int n,
                         double axis_min, double axis_max, double reference);
+
+/* One row of a bar chart: a label and a count. */
+struct svg_bar_row {
+    const char *label;
+    long count;
+};
+
+/* Draws a bar a row, its length the row's count against the largest, the
+ * count written after it; title names the figure, the <desc> lists every
+ * row's label and count. */
+void svg_bar_chart(FILE *out, const char *title,
+                   const struct svg_bar_row *rows, int n);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "outfile.h"
+#include "ratings.h"
 #include "report.h"
 #include "store.h"
 #include "variant.h"
@@ -68,12 +69,6 @@ static int run_report(int argc, char **argv)
     int f = html ? REPORT_TABLE : cli_parse_format(&cmd_report, format);
     if (f < 0)
         return CLI_USAGE;
-    if (html && metrics)
-        return cli_usage_error(&cmd_report, "--format html holds the summary, "
-                               "the figures, the variants and cells tables, "
-                               "the variants compared and the skill trace; "
-                               "--metrics is not in it yet (use another "
-                               "format for it)");
     double delta = 0.05, alpha = 0.05;
     if ((delta_text || alpha_text) && !skill)
         return cli_usage_error(&cmd_report, "--delta and --alpha go with "
@@ -97,9 +92,12 @@ static int run_report(int argc, char **argv)
         return CLI_FAIL;
     struct report r;
     sqlite3 *db = store_db(st);
-    /* the report and the ratings of the skill trace read one snapshot */
-    if (skill && sqlite3_exec(db, "SAVEPOINT rulelab_skill", NULL, NULL, NULL)
-                     != SQLITE_OK) {
+    /* the report, the ratings of the skill trace and those of the page
+     * read one snapshot */
+    int snapshot = skill || html;
+    struct ratings rt = {0};
+    if (snapshot && sqlite3_exec(db, "SAVEPOINT rulelab_skill", NULL, NULL,
+                                 NULL) != SQLITE_OK) {
         fprintf(stderr, "rulelab report: reading the database: %s\n",
                 sqlite3_errmsg(db));
         store_close(st);
@@ -111,8 +109,13 @@ static int run_report(int argc, char **argv)
         report_free(&r);
         built = 0;
     }
-    if (skill && sqlite3_exec(db, "RELEASE rulelab_skill", NULL, NULL, NULL)
-                     != SQLITE_OK && built) {
+    if (built && html
+        && ratings_build(db, sweep, NULL, 0.0, &rt, err, sizeof err) != 0) {
+        report_free(&r);
+        built = 0;
+    }
+    if (snapshot && sqlite3_exec(db, "RELEASE rulelab_skill", NULL, NULL,
+                                 NULL) != SQLITE_OK && built) {
         snprintf(err, sizeof err, "reading the database: %s",
                  sqlite3_errmsg(db));
         report_free(&r);
@@ -120,6 +123,7 @@ static int run_report(int argc, char **argv)
     }
     if (!built) {
         fprintf(stderr, "rulelab report: %s\n", err);
+        ratings_free(&rt);
         store_close(st);
         return CLI_FAIL;
     }
@@ -133,6 +137,7 @@ static int run_report(int argc, char **argv)
                 params[0] ? params : "none (no two cells differ in one "
                 "parameter alone, same sweep and agents)");
         report_free(&r);
+        ratings_free(&rt);
         store_close(st);
         return CLI_FAIL;
     }
@@ -146,9 +151,10 @@ static int run_report(int argc, char **argv)
     char last_run[512] = "";
     if (html)
         store_last_run_text(db, sweep, last_run, sizeof last_run);
-    struct html_page page = {pos[0], last_run, 0, NULL};
+    struct html_page page = {pos[0], last_run, 0, NULL, &rt};
     rc = write_report(&r, html ? -1 : f, &page, out_path);
     report_free(&r);
+    ratings_free(&rt);
     store_close(st);
     return rc;
 }
@@ -201,7 +207,8 @@ const struct cli_command cmd_report = {
     "  --format F     table (default), csv, json, markdown, or html: one\n"
     "                 self-contained page (no network) with a summary in\n"
     "                 words, a figure of each variant's seat-0 score and\n"
-    "                 interval, and the variants and cells tables\n"
+    "                 interval, the variants and cells tables, game\n"
+    "                 lengths, how games ended, and the ratings\n"
     "  --sweep NAME   only the games of this sweep\n"
     "  --out FILE     write the report to FILE, whole or not at all (beside\n"
     "                 it, then renamed), instead of stdout; never onto DB\n"
@@ -209,7 +216,7 @@ const struct cli_command cmd_report = {
     "  --compare PARAM  compare variants only along this parameter (an\n"
     "                 error, listing those that can be, if no game of DB\n"
     "                 has it)\n"
-    "  --metrics      add the game metrics table (table, csv, markdown)\n"
+    "  --metrics      add the game metrics table (every format)\n"
     "  --skill-trace  add the skill trace and its verdicts (every format)\n"
     "  --delta D      the skill trace's equivalence margin on the seat-0\n"
     "                 score difference (default 0.05; 0 < D < 0.5)\n"

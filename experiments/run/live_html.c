@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "outfile.h"
+#include "ratings.h"
 #include "report.h"
 #include "store.h"
 
@@ -22,25 +23,39 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int live_html_write(const char *db, const char *path, int reload_seconds,
-                    char *err, size_t errsz)
+int live_html_write(const char *db_path, const char *path,
+                    int reload_seconds, char *err, size_t errsz)
 {
     struct store *st;
-    if (store_open(db, 1, &st, err, errsz) != 0)
+    if (store_open(db_path, 1, &st, err, errsz) != 0)
         return -1;
     struct report r;
-    if (report_build(store_db(st), NULL, &r, err, errsz) != 0) {
+    struct ratings rt = {0};
+    sqlite3 *db = store_db(st);
+    /* the report and its ratings from one snapshot */
+    int snapshot = sqlite3_exec(db, "SAVEPOINT rulelab_page", NULL, NULL,
+                                NULL) == SQLITE_OK;
+    if (report_build(db, NULL, &r, err, errsz) != 0) {
         store_close(st);
         return -1;
     }
+    if (ratings_build(db, NULL, NULL, 0.0, &rt, err, errsz) != 0) {
+        report_free(&r);
+        ratings_free(&rt);
+        store_close(st);
+        return -1;
+    }
+    if (snapshot)
+        sqlite3_exec(db, "RELEASE rulelab_page", NULL, NULL, NULL);
     char last_run[512] = "", written[32] = "";
-    store_last_run_text(store_db(st), NULL, last_run, sizeof last_run);
+    store_last_run_text(db, NULL, last_run, sizeof last_run);
     store_close(st);
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(written, sizeof written, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    struct html_page page = {db, last_run, reload_seconds, written};
+    struct html_page page = {db_path, last_run, reload_seconds, written,
+                             &rt};
     struct outfile o;
     int rc = -1;
     if (outfile_open(&o, path, err, errsz) == 0) {
@@ -48,6 +63,7 @@ int live_html_write(const char *db, const char *path, int reload_seconds,
         rc = outfile_commit(&o, err, errsz);
     }
     report_free(&r);
+    ratings_free(&rt);
     return rc;
 }
 

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "protocol.h"
 
 /* ---- the programs ------------------------------------------------------ */
@@ -206,7 +207,7 @@ static int program_hello(struct program *p, char *err, size_t errsz)
     snprintf(hello, sizeof hello, "rulelab %d\n", PROTO_VERSION);
     if (write_all(p->to, hello, strlen(hello)) != 0)
         return game_error(err, errsz, "it exited before the hello");
-    double deadline = proto_now() + EXT_HELLO_SECONDS;
+    double deadline = clock_seconds() + EXT_HELLO_SECONDS;
     for (;;) {
         enum line_status got = line_read(&p->from, deadline, &line);
         if (got == LINE_TIMEOUT)
@@ -605,7 +606,7 @@ static move_t ext_choose(void *self, const struct game *g, const void *st,
     }
     long long limit = a->ms + a->grace;
     send_turn(a, g, st, limit);
-    double deadline = proto_now() + (double)limit / 1e3;
+    double deadline = clock_seconds() + (double)limit / 1e3;
     char *line, why[512];
     while (!a->p->dead) {
         enum line_status got = line_read(&a->p->from, deadline, &line);

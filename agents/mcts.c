@@ -20,11 +20,11 @@
  * children (not proven lost) being considered.
  */
 #include "mcts.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "eval.h"
 #include "mcts_node.h"
@@ -449,13 +449,6 @@ static uint32_t best_child(const struct mcts *m)
     return best_safe ? best_safe : best;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 static move_t mcts_choose(void *self, const struct game *g, const void *st,
                           struct agent_stats *stats)
 {
@@ -466,11 +459,11 @@ static move_t mcts_choose(void *self, const struct game *g, const void *st,
     m->hit_cap = 0;
     m->max_depth = 0;
     uint64_t done = 0;
-    double deadline = m->ms ? now_ms() + m->ms : 0;
+    double deadline = m->ms ? (clock_seconds() * 1e3) + m->ms : 0;
     while (!m->pool[0].proven && m->pool[0].visits < MCTS_MAX_VISITS) {
         iterate(m);
         done++;
-        if (m->ms ? (done % 16 == 0 && now_ms() >= deadline)
+        if (m->ms ? (done % 16 == 0 && (clock_seconds() * 1e3) >= deadline)
                   : done >= m->iterations)
             break;
     }

@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "protocol.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,18 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "game.h"
 #include "variant.h"
-
-double proto_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void line_reader_init(struct line_reader *r, int fd)
 {
@@ -49,7 +42,7 @@ static int wait_readable(int fd, double deadline)
     for (;;) {
         int ms = -1;
         if (deadline >= 0) {
-            double left = deadline - proto_now();
+            double left = deadline - clock_seconds();
             if (left <= 0)
                 return 0;
             ms = (int)ceil(left * 1e3);

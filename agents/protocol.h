@@ -41,14 +41,11 @@ void line_reader_init(struct line_reader *r, int fd);
 void line_reader_free(struct line_reader *r);
 
 /* Reads the next line into *line (NUL-terminated, without its end; valid
- * until the next call), waiting until `deadline` (proto_now() seconds; a
+ * until the next call), waiting until `deadline` (clock_seconds(), clock.h; a
  * negative deadline waits for ever). A line may arrive in many writes and
  * many lines in one. */
 enum line_status line_read(struct line_reader *r, double deadline,
                            char **line);
-
-/* Seconds on a clock that only goes forward. */
-double proto_now(void);
 
 /* Splits line in place into at most max words (spaces and tabs between).
  * Returns how many, or -1 when there are more. */

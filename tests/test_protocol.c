@@ -17,6 +17,7 @@
 
 #include "agent.h"
 #include "ext.h"
+#include "clock.h"
 #include "protocol.h"
 
 static void test_replies(void **state)
@@ -141,9 +142,9 @@ static void test_reader(void **state)
     struct line_reader r;
     char *line;
     line_reader_init(&r, fd[0]);
-    assert_int_equal(line_read(&r, proto_now() + 0.05, &line), LINE_TIMEOUT);
+    assert_int_equal(line_read(&r, clock_seconds() + 0.05, &line), LINE_TIMEOUT);
     assert_int_equal(write(fd[1], "bestm", 5), 5);
-    assert_int_equal(line_read(&r, proto_now() + 0.05, &line), LINE_TIMEOUT);
+    assert_int_equal(line_read(&r, clock_seconds() + 0.05, &line), LINE_TIMEOUT);
     assert_int_equal(write(fd[1], "ove a1", 6), 6);
     assert_int_equal(write(fd[1], "a2\r\ninfo depth 1\nready 1\npart", 29),
                      29);
@@ -178,7 +179,7 @@ static void test_reader_long_line(void **state)
     struct line_reader r;
     char *line;
     line_reader_init(&r, fd[0]);
-    assert_int_equal(line_read(&r, proto_now() + 10, &line), LINE_TOO_LONG);
+    assert_int_equal(line_read(&r, clock_seconds() + 10, &line), LINE_TOO_LONG);
     line_reader_free(&r);
     close(fd[0]);
 }

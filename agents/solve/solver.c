@@ -15,11 +15,11 @@
  */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE, beside POSIX */
 #include "solver.h"
+#include "clock.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "solver_internal.h"
 
@@ -517,18 +517,11 @@ static void principal_variation(struct solver *s, const void *st,
     }
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* solver_internal.h */
 void solver_solve_with(struct solver *s, const void *st, int plies,
                        struct solver_result *r)
 {
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     uint32_t pn, dn;
     memset(r, 0, sizeof *r);
     search(s, st, (uint32_t)plies, &pn, &dn);
@@ -546,7 +539,7 @@ void solver_solve_with(struct solver *s, const void *st, int plies,
         s->stop = stop;
     }
     r->nodes = s->nodes;
-    r->seconds = now_seconds() - t0;
+    r->seconds = clock_seconds() - t0;
 }
 
 int solver_solve(const struct game *g, const void *st,

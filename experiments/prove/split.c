@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "split.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -21,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "disproof.h"
 #include "proof.h"
@@ -116,13 +116,6 @@ static int part_found(const char *dir, const struct split_root *root,
     return 0;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* What the threads of split_solve share. */
 struct split_run {
     const struct split_root *root;
@@ -207,7 +200,7 @@ static void count_part(struct split_run *run, int index, int rc,
             }
         }
         run->done++;
-        double t = now_seconds();
+        double t = clock_seconds();
         if (so->progress && rc == 0
             && (t - run->last_line >= 1.0 || run->done == run->todo
                 || r->answer == SOLVER_WIN)) {
@@ -367,7 +360,7 @@ static int solve_parts(const struct split_root *root, const struct variant *v,
     run.so = so;
     run.mirror = mirror;
     run.out = out;
-    run.t0 = run.last_line = now_seconds();
+    run.t0 = run.last_line = clock_seconds();
     run.todo = n;
     atomic_init(&run.stop, 0);
     struct solver_options po = *o;
@@ -404,7 +397,7 @@ static int solve_parts(const struct split_root *root, const struct variant *v,
         solver_split_close(sp);
     }
     solver_table_close(po.table);
-    out->seconds = now_seconds() - run.t0;
+    out->seconds = clock_seconds() - run.t0;
     if (run.failed) {
         snprintf(err, errsz, "%s", run.err);
         return -1;

@@ -9,13 +9,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "split.h"
+#include "clock.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "disproof.h"
 #include "proof.h"
@@ -196,13 +196,6 @@ static int join_cover(struct split_join *j, char (*texts)[DISPROOF_MOVE_MAX + 1]
     return rc;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int split_join(const char *dir, const struct split_join_options *o,
                struct split_join *out, char *err, size_t errsz)
 {
@@ -216,7 +209,7 @@ int split_join(const char *dir, const struct split_join_options *o,
     char (*texts)[DISPROOF_MOVE_MAX + 1] = malloc(sizeof *texts * (size_t)n);
     char (*paths)[1100] = malloc(sizeof *paths * (size_t)n);
     int ntexts = 0, rc = 0;
-    double t0 = now_seconds(), last = t0;
+    double t0 = clock_seconds(), last = t0;
     if (!texts || !paths) {
         snprintf(err, errsz, "out of memory");
         rc = -1;
@@ -237,7 +230,7 @@ int split_join(const char *dir, const struct split_join_options *o,
             snprintf(out->win_file, sizeof out->win_file, "%s",
                      paths[ntexts]);
         ntexts += rc == 0 && !files[k].proof;
-        double t = now_seconds();
+        double t = clock_seconds();
         if (o->progress && rc == 0 && (t - last >= 10.0 || k == n - 1)) {
             fprintf(stderr, "join: %d of %d parts checked (%d from %s/%s) in "
                     "%.0f s\n", k + 1, n, out->journaled, dir, SPLIT_JOURNAL,

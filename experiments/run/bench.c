@@ -4,23 +4,15 @@
  * with each kind of knowledge at a fixed budget. The command prints them.
  */
 #include "bench.h"
+#include "clock.h"
 
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "agent.h"
 #include "playout.h"
 #include "rng.h"
-
-/* A monotonic clock, in seconds. */
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void add_totals(struct bench_totals *into, const struct bench_totals *t)
 {
@@ -52,7 +44,7 @@ struct bench_totals bench_timed_run(const struct game *g, const void *start,
 {
     struct bench_totals all;
     memset(&all, 0, sizeof all);
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
 #pragma omp parallel num_threads(threads)
     {
         struct bench_totals mine;
@@ -63,11 +55,11 @@ struct bench_totals bench_timed_run(const struct game *g, const void *start,
         do {
             for (int k = 0; k < 8; k++)
                 play_one(g, start, &r, &mine);
-        } while (now_seconds() < deadline);
+        } while (clock_seconds() < deadline);
 #pragma omp critical
         add_totals(&all, &mine);
     }
-    all.seconds = now_seconds() - t0;
+    all.seconds = clock_seconds() - t0;
     return all;
 }
 
@@ -96,9 +88,9 @@ double bench_mcts_rate(const struct game *g, const void *start,
     snprintf(spec, sizeof spec, "mcts(ms=%d,reuse=0)", (int)(seconds * 1000));
     if (agent_create(spec, 1, &a, err, errsz) != 0)
         return 0;
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     agent_choose(a, g, start);
-    double rate = (double)a->stats.iterations / (now_seconds() - t0);
+    double rate = (double)a->stats.iterations / (clock_seconds() - t0);
     agent_free(a);
     return rate;
 }
@@ -133,9 +125,9 @@ struct bench_ab bench_ab_rate(const struct game *g, const void *start,
             b.nodes = 0;
             return b;
         }
-        double t0 = now_seconds();
+        double t0 = clock_seconds();
         move_t m = agent_choose(a, g, st);
-        b.seconds += now_seconds() - t0;
+        b.seconds += clock_seconds() - t0;
         b.nodes += a->stats.iterations;
         b.signature = b.signature * 31 + a->stats.iterations + m;
         agent_free(a);
@@ -162,9 +154,9 @@ int bench_mcts_row(const struct game *g, const void *start,
              config);
     if (agent_create(spec, 1, &a, err, errsz) != 0)
         return -1;
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     agent_choose(a, g, start);
-    row->seconds = now_seconds() - t0;
+    row->seconds = clock_seconds() - t0;
     row->iterations = a->stats.iterations;
     row->nodes = a->stats.nodes;
     row->value = a->stats.value;

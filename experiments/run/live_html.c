@@ -6,6 +6,7 @@
  * (periodic.h).
  */
 #include "live_html.h"
+#include "clock.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -14,14 +15,6 @@
 #include "ratings.h"
 #include "report.h"
 #include "store.h"
-
-/* A monotonic clock, in seconds. */
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int live_html_write(const char *db_path, const char *path,
                     int reload_seconds, char *err, size_t errsz)
@@ -72,11 +65,11 @@ static void write_once(void *arg)
 {
     struct live_html *lh = arg;
     char err[1024];
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     if (live_html_write(lh->db, lh->path, lh->seconds, err, sizeof err) != 0)
         fprintf(stderr, "rulelab run: --html: %s\n", err);
     lh->writes++;
-    lh->write_seconds += now_seconds() - t0;
+    lh->write_seconds += clock_seconds() - t0;
 }
 
 int live_html_start(struct live_html *lh, const char *db, const char *path,

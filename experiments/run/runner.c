@@ -28,6 +28,7 @@
  * joined.
  */
 #include "runner.h"
+#include "clock.h"
 
 #include <omp.h>
 #include <pthread.h>
@@ -54,13 +55,6 @@ static void on_signal(int sig)
 {
     (void)sig;
     atomic_store(&stop_requested, 1);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---- one game ---------------------------------------------------------- */
@@ -109,7 +103,7 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     struct agent *seat[2] = {NULL, NULL};
     uint64_t seed = sweep_game_seed(s, c, index), x = seed;
-    double t0 = now_seconds();
+    double t0 = clock_seconds();
     int rc = -1;
     for (int i = 0; i < 2; i++)
         if (agent_create(s->agents[c->agent[i]].spec, rng_splitmix64(&x),
@@ -170,7 +164,7 @@ int runner_play_game(const struct sweep *s, const struct sweep_cell *c,
         rec->outcome = forfeit_seat ? GAME_WIN_SEAT0 : GAME_WIN_SEAT1;
         rec->reason = forfeit;
     }
-    rec->duration_ms = (now_seconds() - t0) * 1e3;
+    rec->duration_ms = (clock_seconds() - t0) * 1e3;
     rec->moves = b->moves;
     rec->moves_len = len;
     rec->stats = record_stats ? b->stats : NULL;
@@ -426,7 +420,7 @@ static int store_in_order(struct run *r, struct cell_state *c,
 
 static void progress(struct run *r, const struct sweep_cell *cell, int force)
 {
-    double now = now_seconds();
+    double now = clock_seconds();
     if (r->o->quiet || (!force && now - r->last_progress < (r->tty ? 0.5 : 10)))
         return;
     r->last_progress = now;
@@ -526,7 +520,7 @@ static void *writer_main(void *arg)
         }
         int rc = p ? write_game(r, p) : 0;
         store_failed |= rc != 0;
-        double now = now_seconds();
+        double now = clock_seconds();
         if (!rc && (r->since_commit >= r->o->commit_games
                     || now - r->last_commit >= r->o->commit_seconds)) {
             char err[1024];
@@ -728,7 +722,7 @@ int runner_run(const struct sweep *s, struct store *st,
         || plan(&r, ids) != 0)
         goto done;
     out->total = r.n_work;
-    r.t0 = r.last_commit = now_seconds();
+    r.t0 = r.last_commit = clock_seconds();
     r.last_progress = r.t0 - 1e9;
     pthread_t writer;
     pthread_mutex_init(&r.queue.lock, NULL);
@@ -756,7 +750,7 @@ int runner_run(const struct sweep *s, struct store *st,
     pthread_cond_destroy(&r.queue.not_empty);
     pthread_cond_destroy(&r.queue.not_full);
     int interrupted = atomic_load(&stop_requested), failed = atomic_load(&r.failed);
-    out->seconds = now_seconds() - r.t0;
+    out->seconds = clock_seconds() - r.t0;
     out->played = r.done;
     out->dropped = r.dropped;
     out->interrupted = interrupted;

@@ -1,7 +1,8 @@
 /*
  * test_scale.h -- how much of a long loop a suite runs: RULELAB_TEST_SCALE
- * in the environment, a number in (0, 1] (1 when unset or not such a
- * number). scripts/test.sh sets 0.25 for the sanitizer and Debug builds,
+ * in the environment, a number in (0, 1] (1 when unset or empty; any
+ * other text stops the suite with a message, so that a mistyped scale is
+ * never a silent full run). scripts/test.sh sets 0.25 for the sanitizer and Debug builds,
  * where a loop of random games or positions costs several times what it
  * costs in Release and its last three quarters run no line that the
  * first quarter or another suite does not (scripts/scale_coverage.sh
@@ -11,15 +12,21 @@
 #ifndef RULELAB_TEST_SCALE_H
 #define RULELAB_TEST_SCALE_H
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static inline double test_scale(void)
 {
     const char *text = getenv("RULELAB_TEST_SCALE");
     char *end;
-    double x = text ? strtod(text, &end) : 1.0;
-    if (!text || end == text || *end || !(x > 0 && x <= 1))
+    if (!text || !*text)
         return 1.0;
+    double x = strtod(text, &end);
+    if (end == text || *end || !(x > 0 && x <= 1)) {
+        fprintf(stderr, "RULELAB_TEST_SCALE is '%s': give a number above 0 "
+                "and at most 1 (tests/test_scale.h)\n", text);
+        exit(2);
+    }
     return x;
 }
 

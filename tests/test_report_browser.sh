@@ -25,26 +25,7 @@ browser() {
         --no-first-run --user-data-dir="$dir/profile" "$@"
 }
 
-cat > "$dir/s.ini" <<'INI'
-[sweep]
-name = browser_check
-seed = 9
-games = 16
-
-[game tafl]
-first = attackers, defenders
-max_plies = 200
-
-[game serbest]
-max_plies = 100
-
-[agents]
-r = random
-m = mcts(iterations=10)
-
-[matchups]
-pairs = r vs m
-INI
+cp "$here/fixtures/report_page.ini" "$dir/s.ini" # the shared sweep
 if ! "$bin" run "$dir/s.ini" --db "$dir/s.db" --threads 2 --quiet \
         || ! "$bin" report "$dir/s.db" --format html --out "$dir/s.html" \
         || ! "$bin" report "$dir/s.db" --format json > "$dir/s.json" \

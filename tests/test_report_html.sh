@@ -15,26 +15,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-cat > "$dir/s.ini" <<'INI'
-[sweep]
-name = html_check
-seed = 3
-games = 20
-
-[game tafl]
-first = attackers, defenders
-max_plies = 200
-
-[game jetan]
-max_plies = 200
-
-[agents]
-r = random
-m = mcts(iterations=10)
-
-[matchups]
-pairs = r vs m
-INI
+cp "$here/fixtures/report_page.ini" "$dir/s.ini" # the shared sweep
 "$bin" run "$dir/s.ini" --db "$dir/s.db" --threads 2 --quiet \
     || bad "the sweep did not run"
 

@@ -17,6 +17,7 @@
 /* What `replay` shows as it replays. */
 struct showing {
     int show, flip; /* print each move; the agents' seat 0 */
+    int opening; /* the game has an opening: draw where the agents start */
 };
 
 /* game_replay's visitor: with --show, prints each move and the board
@@ -31,7 +32,7 @@ static int show_move(void *arg, const struct game *g,
         sh->flip = g->to_move(step->st);
     if (!sh->show)
         return 0;
-    if (step->ply > 0)
+    if (step->ply > 0 || sh->opening)
         cli_draw_board(g, step->st);
     if (step->move) {
         int seat = g->to_move(step->st);
@@ -132,12 +133,11 @@ static int run_replay(int argc, char **argv)
                s.opening[0] ? ", then " : "", s.opening);
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char state[GAME_MAX_STATE_SIZE];
-    if (cli_setup(s.variant, s.position[0] ? s.position : NULL, s.opening,
-                  &v, state) != 0)
+    if (variant_parse(s.variant, &v, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab replay: %s\n", err);
         goto done;
-    if (show && (s.position[0] || s.opening[0]))
-        cli_draw_board(v.game, state);
-    struct showing sh = {show, 0};
+    }
+    struct showing sh = {show, 0, s.position[0] || s.opening[0]};
     int plies;
     if (game_replay(&v, state, s.position, s.opening, s.moves, show_move, &sh,
                     &plies, err, sizeof err) != 0) {

@@ -176,28 +176,11 @@ int cli_parse_format(const struct cli_command *cmd, const char *text)
 static int sweep_exists(sqlite3 *db, const char *path, const char *name,
                         const char *command)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, "SELECT name FROM sweeps GROUP BY name "
-                           "ORDER BY MIN(id)", -1, &q, NULL) != SQLITE_OK) {
-        fprintf(stderr, "rulelab %s: %s: %s\n", command, path,
-                sqlite3_errmsg(db));
-        return -1;
-    }
-    char held[1024] = "";
-    size_t len = 0;
-    int found = 0, n = 0, rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        const char *each = (const char *)sqlite3_column_text(q, 0);
-        found |= strcmp(each, name) == 0;
-        if (len < sizeof held)
-            len += (size_t)snprintf(held + len, sizeof held - len, "%s%s",
-                                    n ? ", " : "", each);
-        n++;
-    }
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE) {
-        fprintf(stderr, "rulelab %s: %s: %s\n", command, path,
-                sqlite3_errmsg(db));
+    char held[1024], err[512];
+    int found, n = store_sweep_names(db, name, &found, held, sizeof held, err,
+                                     sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "rulelab %s: %s: %s\n", command, path, err);
         return -1;
     }
     if (!found)

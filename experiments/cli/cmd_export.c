@@ -1,7 +1,7 @@
 /*
  * cmd_export.c -- `rulelab export`: every stored game as one CSV row (the
  * columns of the game_view view, results/README.md), or as game records
- * (records.h, --games). It opens the database
+ * (both written by records.h). It opens the database
  * read-only and reads it in one transaction, so every row comes from one
  * snapshot even while a sweep is writing it. --out is a one-shot output
  * (outfile.h): refused before any work if it is the database or another
@@ -14,96 +14,6 @@
 #include "outfile.h"
 #include "records.h"
 #include "store.h"
-
-/* Whether a spreadsheet would read text as a formula (OWASP's CSV
- * injection advice): it starts with '=', '+', '-', '@', a tab or a
- * carriage return. */
-static int formula_like(const char *text)
-{
-    return text[0] && strchr("=+-@\t\r", text[0]) != NULL;
-}
-
-/* Writes column i of row q to out as one CSV field, after a comma unless
- * it is the first (RFC 4180, with LF line ends): NULL an empty field;
- * a number as it is; text always quoted, quotes doubled, and prefixed with
- * a single quote inside the quotes where a spreadsheet would run it as a
- * formula. Returns 0, or -1 for text holding a NUL byte, which CSV cannot
- * carry (nothing written for the field). */
-static int csv_column(FILE *out, sqlite3_stmt *q, int i)
-{
-    if (i)
-        fputc(',', out);
-    int type = sqlite3_column_type(q, i);
-    if (type == SQLITE_NULL)
-        return 0;
-    const char *text = (const char *)sqlite3_column_text(q, i);
-    size_t len = (size_t)sqlite3_column_bytes(q, i);
-    if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
-        fputs(text, out);
-        return 0;
-    }
-    if (strlen(text) != len)
-        return -1;
-    fputc('"', out);
-    if (formula_like(text))
-        fputc('\'', out);
-    for (; *text; text++) {
-        if (*text == '"')
-            fputc('"', out);
-        fputc(*text, out);
-    }
-    fputc('"', out);
-    return 0;
-}
-
-static const char *const columns[] = {
-    "id", "sweep", "sweep_seed", "game", "variant", "agent0_name",
-    "agent1_name", "agent0", "agent1", "game_index", "seed", "side0",
-    "side1", "result", "winner_seat", "reason", "plies", "duration_ms",
-    "finished", "moves", "opening_position", "opening", "pair_id",
-    "openings"};
-enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
-
-/* Writes the header and one row per game of db to out, from one read
- * transaction (every row from one snapshot even while a sweep writes).
- * Returns 0, or -1 with a message in err. */
-static int write_csv(sqlite3 *db, FILE *out, char *err, size_t errsz)
-{
-    char sql[640] = "SELECT ";
-    for (int i = 0; i < N_COLUMNS; i++) {
-        fprintf(out, "%s%s", i ? "," : "", columns[i]);
-        strcat(sql, columns[i]);
-        strcat(sql, i < N_COLUMNS - 1 ? ", " : " FROM game_view ORDER BY id");
-    }
-    fputc('\n', out);
-    sqlite3_stmt *q = NULL;
-    int rc = -1, step = SQLITE_ERROR;
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK
-        || sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
-        snprintf(err, errsz, "%s", sqlite3_errmsg(db));
-        goto done;
-    }
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        for (int i = 0; i < N_COLUMNS; i++)
-            if (csv_column(out, q, i) != 0) {
-                snprintf(err, errsz, "game %lld: its %s holds a NUL byte, "
-                         "which CSV cannot carry; mend that row (sqlite3) "
-                         "and export again", sqlite3_column_int64(q, 0),
-                         columns[i]);
-                goto done;
-            }
-        fputc('\n', out);
-    }
-    if (step != SQLITE_DONE)
-        snprintf(err, errsz, "%s", sqlite3_errmsg(db));
-    else
-        rc = 0;
-done:
-    sqlite3_finalize(q);
-    if (!sqlite3_get_autocommit(db))
-        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    return rc;
-}
 
 /* `rulelab export` (the run contract of struct cli_command): one CSV row
  * per stored game, or the game records of --games, from one read
@@ -149,7 +59,7 @@ static int run_export(int argc, char **argv)
     rc = CLI_OK;
     FILE *out = path ? o.f : stdout;
     if ((games_path ? records_write(store_db(st), out, err, sizeof err)
-                    : write_csv(store_db(st), out, err, sizeof err)) != 0) {
+                    : records_write_csv(store_db(st), out, err, sizeof err)) != 0) {
         fprintf(stderr, "rulelab export: %s\n", err);
         rc = CLI_FAIL;
     }

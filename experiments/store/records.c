@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "records_internal.h"
+
 /* Writes value as a tag's quoted text: `"` and `\` escaped. */
 static void tag(FILE *out, const char *name, const char *value)
 {
@@ -142,34 +144,55 @@ static void write_game(FILE *out, sqlite3_stmt *q)
                 result_token(text_of(q, C_RESULT)));
 }
 
-int records_write(sqlite3 *db, FILE *out, char *err, size_t errsz)
+int records_each_row(sqlite3 *db, const char *sql,
+                     int (*row)(void *arg, sqlite3_stmt *q, char *err,
+                                size_t errsz),
+                     void *arg, char *err, size_t errsz)
 {
     sqlite3_stmt *q = NULL;
     int rc = -1, step = SQLITE_ERROR;
-    long long sweep = -1;
     if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK
-        || sqlite3_prepare_v2(db, games_sql, -1, &q, NULL) != SQLITE_OK) {
+        || sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
         snprintf(err, errsz, "%s", sqlite3_errmsg(db));
         goto done;
     }
-    fputs("; rulelab game records, version 1 (docs/play.md, Games as text)"
-          "\n\n", out);
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        if (sqlite3_column_int64(q, C_SWEEP_ID) != sweep) {
-            sweep = sqlite3_column_int64(q, C_SWEEP_ID);
-            write_sweep(out, text_of(q, C_SWEEP),
-                        sqlite3_column_int64(q, C_SWEEP_SEED),
-                        text_of(q, C_FILE));
-        }
-        write_game(out, q);
-    }
+    while ((step = sqlite3_step(q)) == SQLITE_ROW)
+        if ((rc = row(arg, q, err, errsz)) != 0)
+            goto done;
     if (step != SQLITE_DONE)
         snprintf(err, errsz, "%s", sqlite3_errmsg(db));
-    else
-        rc = 0;
+    rc = step == SQLITE_DONE ? 0 : -1;
 done:
     sqlite3_finalize(q);
     if (!sqlite3_get_autocommit(db))
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     return rc;
+}
+
+/* What write_row carries from row to row. */
+struct writing {
+    FILE *out;
+    long long sweep; /* the last row's sweep, whose file is written */
+};
+
+/* records_each_row's row: the sweep's file when it is new, the game. */
+static int write_row(void *arg, sqlite3_stmt *q, char *err, size_t errsz)
+{
+    struct writing *w = arg;
+    (void)err, (void)errsz;
+    if (sqlite3_column_int64(q, C_SWEEP_ID) != w->sweep) {
+        w->sweep = sqlite3_column_int64(q, C_SWEEP_ID);
+        write_sweep(w->out, text_of(q, C_SWEEP),
+                    sqlite3_column_int64(q, C_SWEEP_SEED), text_of(q, C_FILE));
+    }
+    write_game(w->out, q);
+    return 0;
+}
+
+int records_write(sqlite3 *db, FILE *out, char *err, size_t errsz)
+{
+    struct writing w = {out, -1};
+    fputs("; rulelab game records, version 1 (docs/play.md, Games as text)"
+          "\n\n", out);
+    return records_each_row(db, games_sql, write_row, &w, err, errsz);
 }

@@ -1,7 +1,7 @@
 /*
  * records.h -- games as text: PGN-style records that another tool can read
  * and write (docs/play.md, "Games as text"), from a results database and
- * back into one.
+ * back into one; and the games as CSV rows.
  *
  * A record is tag pairs `[Name "value"]` and then its moves, numbered as
  * in PGN and ending with the result (1-0: seat 0 won, 0-1, 1/2-1/2). Seat
@@ -23,6 +23,12 @@
 /* Writes every game of db (one read snapshot) to out as records, each
  * sweep's file before its first game. Returns 0, or -1 with a message. */
 int records_write(sqlite3 *db, FILE *out, char *err, size_t errsz);
+
+/* Writes the header and one CSV row per game of db (the columns of the
+ * game_view view) to out, from one read snapshot (records_csv.c). Returns
+ * 0, or -1 with a message in err (a text holding a NUL byte, which CSV
+ * cannot carry, names its game). */
+int records_write_csv(sqlite3 *db, FILE *out, char *err, size_t errsz);
 
 struct records_summary {
     long games; /* stored by the import */

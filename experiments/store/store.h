@@ -234,6 +234,13 @@ int store_each_game(sqlite3 *db, const struct store_game_filter *f,
                     store_game_visit visit, void *arg, char *err,
                     size_t errsz);
 
+/* The names of the sweeps of db, in the order they were first stored,
+ * comma-separated into names (n bytes; cut when longer), and whether one
+ * is `name` (*found; name may be NULL). Returns how many, or -1 with a
+ * message. */
+int store_sweep_names(sqlite3 *db, const char *name, int *found,
+                      char *names, size_t n, char *err, size_t errsz);
+
 /* One line on the last run of sweep (NULL: of any sweep) into buf: its
  * sweep, status (running, complete, interrupted, failed, killed), when it
  * started and ended, and the games it stored; "" when there is none.

@@ -124,3 +124,33 @@ int store_last_run_text(sqlite3 *db, const char *sweep, char *buf, size_t n)
     sqlite3_finalize(q);
     return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
 }
+
+int store_sweep_names(sqlite3 *db, const char *name, int *found,
+                      char *names, size_t n, char *err, size_t errsz)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sweeps GROUP BY name "
+                           "ORDER BY MIN(id)", -1, &q, NULL) != SQLITE_OK) {
+        snprintf(err, errsz, "%s", sqlite3_errmsg(db));
+        return -1;
+    }
+    size_t len = 0;
+    int count = 0, rc;
+    *found = 0;
+    names[0] = '\0';
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *each = (const char *)sqlite3_column_text(q, 0);
+        each = each ? each : "";
+        *found |= name && strcmp(each, name) == 0;
+        if (len < n)
+            len += (size_t)snprintf(names + len, n - len, "%s%s",
+                                    count ? ", " : "", each);
+        count++;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        snprintf(err, errsz, "%s", sqlite3_errmsg(db));
+        return -1;
+    }
+    return count;
+}

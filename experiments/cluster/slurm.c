@@ -1,7 +1,8 @@
 /*
- * slurm.c -- the text of the sbatch scripts `rulelab slurm` writes
- * (slurm.h). The scripts are plain bash with every path quoted; what each
- * part does is said in comments inside them, since the user reads them.
+ * slurm.c -- the sbatch scripts `rulelab slurm` writes (slurm.h), from
+ * the templates tasks.sbatch.in and merge.sbatch.in beside this file. The
+ * scripts are plain bash with every path quoted; what each part does is
+ * said in comments inside them, since the user reads them.
  */
 #include "slurm.h"
 
@@ -34,235 +35,113 @@ static uint32_t dir_hash(const char *s)
     return h;
 }
 
-/* The #SBATCH lines both scripts share. */
-static void common_options(FILE *f, const struct slurm_job *j)
-{
-    if (j->partition)
-        fprintf(f, "#SBATCH --partition=%s\n", j->partition);
-    if (j->time)
-        fprintf(f, "#SBATCH --time=%s\n", j->time);
-    if (j->mem)
-        fprintf(f, "#SBATCH --mem=%s\n", j->mem);
-}
+/* The texts of the templates (tasks.sbatch.in and merge.sbatch.in beside
+ * this file), built into the program by cmake/embed_text.cmake. */
+extern const char slurm_tasks_template[], slurm_merge_template[];
 
-/* RULELAB=, DIR=, N=, NAME=, each quoted. */
-static void common_variables(FILE *f, const struct slurm_job *j)
-{
-    fputs("RULELAB=", f);
-    slurm_quote(f, j->rulelab);
-    fputs("\nINPUT=", f);
-    slurm_quote(f, j->input);
-    fputs("\nDIR=", f);
-    slurm_quote(f, j->dir);
-    fprintf(f, "\nN=%d\n", j->tasks);
-}
+enum {
+    S_TASKS, S_LAST_TASK, S_INPUT, S_DIR, S_NAME, S_CPUS, S_OPTIONS,
+    S_SIGNAL, S_VARIABLES, S_LOCAL_BASE, S_DIR_HASH, S_PLAN, S_COMMAND,
+    S_PLAN_OPTION, S_SNAPSHOT_EVERY, S_COUNT
+};
 
-/* tasks.sbatch's opening comment and #SBATCH lines. */
-static void tasks_header(FILE *f, const struct slurm_job *j)
-{
-    fprintf(f, "#!/bin/bash\n"
-               "# tasks.sbatch -- written by `rulelab slurm`: a job array of %d "
-               "tasks; task K\n"
-               "# plays shard K of %d of ", j->tasks, j->tasks);
-    fputs(j->input, f);
-    fputs(".\n# Submit: sbatch ", f);
-    fputs(j->dir, f);
-    fputs("/tasks.sbatch\n"
-          "# One shard again (then merge again): sbatch --array=K ", f);
-    fputs(j->dir, f);
-    fputs("/tasks.sbatch\n", f);
-    fprintf(f, "#SBATCH --job-name=rulelab-%s\n", j->name);
-    fprintf(f, "#SBATCH --array=0-%d\n", j->tasks - 1);
-    fprintf(f, "#SBATCH --cpus-per-task=%d\n", j->cpus);
-    fputs("#SBATCH --ntasks=1\n", f);
-    common_options(f, j);
-    fputs("#SBATCH --requeue\n", f);
-    fprintf(f, "#SBATCH --signal=B:USR1@%d\n", j->signal_seconds);
-    fputs("#SBATCH --open-mode=append\n", f);
-    fprintf(f, "#SBATCH --output=\"%s/logs/task-%%a.out\"\n", j->dir);
-}
+/* The slots of the templates, @{name}: their names in S_ order. */
+static const char *const slot_names[S_COUNT] = {
+    "tasks", "last_task", "input", "dir", "name", "cpus", "options",
+    "signal_seconds", "variables", "local_base", "dir_hash", "plan",
+    "command", "plan_option", "snapshot_every"};
 
-/* tasks.sbatch's shell variables: the job's, this task's shard and the
- * paths of its snapshot and done marker. */
-static void tasks_variables(FILE *f, const struct slurm_job *j)
+/* Writes the text of slot k of job j to f. */
+static void write_slot(FILE *f, int k, const struct slurm_job *j)
 {
-    fputs("set -u\n", f);
-    common_variables(f, j);
-    fputs("K=${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a "
-          "job array task}\n"
-          "THREADS=${SLURM_CPUS_PER_TASK:-1}\n"
-          "SNAP=\"$DIR/shards/shard-$K-of-$N.db\"\n"
-          "DONE=\"$DIR/shards/shard-$K-of-$N.done\"\n"
-          "# The live database and its write-ahead log stay on node-local "
-          "storage (never\n"
-          "# WAL on a network filesystem); SNAP, in the shared folder, is a "
-          "consistent\n"
-          "# copy of it, renewed every --snapshot-every seconds and at the "
-          "end.\n", f);
-}
-
-/* tasks.sbatch's live database on node-local storage, restored from the
- * snapshot where that is newer, and the signal traps. */
-static void tasks_local_database(FILE *f, const struct slurm_job *j)
-{
-    if (j->local) {
+    switch (k) {
+    case S_TASKS: fprintf(f, "%d", j->tasks); break;
+    case S_LAST_TASK: fprintf(f, "%d", j->tasks - 1); break;
+    case S_INPUT: fputs(j->input, f); break;
+    case S_DIR: fputs(j->dir, f); break;
+    case S_NAME: fputs(j->name, f); break;
+    case S_CPUS: fprintf(f, "%d", j->cpus); break;
+    case S_OPTIONS: /* the #SBATCH lines given: each with its newline */
+        if (j->partition)
+            fprintf(f, "#SBATCH --partition=%s\n", j->partition);
+        if (j->time)
+            fprintf(f, "#SBATCH --time=%s\n", j->time);
+        if (j->mem)
+            fprintf(f, "#SBATCH --mem=%s\n", j->mem);
+        break;
+    case S_SIGNAL: fprintf(f, "%d", j->signal_seconds); break;
+    case S_VARIABLES: /* RULELAB=, INPUT=, DIR=, N=, paths quoted */
+        fputs("RULELAB=", f);
+        slurm_quote(f, j->rulelab);
+        fputs("\nINPUT=", f);
+        slurm_quote(f, j->input);
+        fputs("\nDIR=", f);
+        slurm_quote(f, j->dir);
+        fprintf(f, "\nN=%d\n", j->tasks);
+        break;
+    case S_LOCAL_BASE:
         fputs("LOCAL_BASE=", f);
-        slurm_quote(f, j->local);
-        fputc('\n', f);
-    } else {
-        fputs("LOCAL_BASE=${TMPDIR:-/tmp}\n", f);
-    }
-    fprintf(f, "LOCAL=\"$LOCAL_BASE/rulelab-%s-%08x/shard-$K-of-$N\"\n",
-            j->name, dir_hash(j->dir));
-    fputs("LIVE=\"$LOCAL/shard.db\"\n"
-          "mkdir -p \"$LOCAL\" \"$DIR/shards\" || exit 1\n"
-          "echo \"rulelab slurm: shard $K of $N, job ${SLURM_JOB_ID:-?} "
-          "(${SLURM_ARRAY_JOB_ID:-?}_$K), start $(( ${SLURM_RESTART_COUNT:-0} "
-          "+ 1 )), on $(hostname -s) at $(date -u +%FT%TZ); live database "
-          "$LIVE\"\n"
-          "# Resume from the newer of the two: the live database if this "
-          "node still has\n"
-          "# it (a requeue onto the same node, or a task killed before its "
-          "last copy),\n"
-          "# else the snapshot (another node, or a node-local folder "
-          "emptied since).\n"
-          "# Either is correct (a shard resumes from any of its states); "
-          "the newer\n"
-          "# replays fewer games.\n"
-          "newest=$LIVE\n"
-          "[ -e \"$LIVE-wal\" ] && [ \"$LIVE-wal\" -nt \"$LIVE\" ] && "
-          "newest=$LIVE-wal\n"
-          "if [ -e \"$SNAP\" ] && { [ ! -e \"$LIVE\" ] || [ \"$SNAP\" -nt "
-          "\"$newest\" ]; }; then\n"
-          "    echo \"rulelab slurm: restoring the live database from $SNAP\"\n"
-          "    rm -f \"$LIVE\" \"$LIVE-wal\" \"$LIVE-shm\"\n"
-          "    cp \"$SNAP\" \"$LIVE.part\" && mv \"$LIVE.part\" \"$LIVE\" || "
-          "exit 1\n"
-          "fi\n"
-          "rm -f \"$DONE\"\n"
-          "# USR1 (--signal, before the time limit): stop, snapshot, "
-          "requeue. TERM\n"
-          "# (scancel, or the time limit itself): stop and snapshot. Either "
-          "way the\n"
-          "# runner stops taking games, finishes those in flight and saves. "
-          "It is told\n"
-          "# with INT: Slurm sends TERM to every process of the job itself, "
-          "and a second\n"
-          "# TERM would end the runner at once.\n"
-          "requeue=0\n"
-          "pid=\n"
-          "trap 'requeue=1; [ -n \"$pid\" ] && kill -INT \"$pid\" "
-          "2>/dev/null' USR1\n"
-          "trap '[ -n \"$pid\" ] && kill -INT \"$pid\" 2>/dev/null' TERM\n",
-          f);
-}
-
-/* tasks.sbatch's run of the shard and what it does when the run ends. */
-static void tasks_run(FILE *f, const struct slurm_job *j)
-{
-    if (j->plan) {
-        fputs("# The sweep stops cells early, so each shard plays whole cells, "
-              "as this plan\n# deals them by their estimated cost; every "
-              "task reads the same file.\nPLAN=", f);
+        if (j->local)
+            slurm_quote(f, j->local);
+        else
+            fputs("${TMPDIR:-/tmp}", f);
+        break;
+    case S_DIR_HASH: fprintf(f, "%08x", dir_hash(j->dir)); break;
+    case S_PLAN: /* a plan's lines, or nothing */
+        if (!j->plan)
+            break;
+        fputs("# The sweep stops cells early, so each shard plays whole "
+              "cells, as this plan\n# deals them by their estimated cost; "
+              "every task reads the same file.\nPLAN=", f);
         slurm_quote(f, j->plan);
         fputc('\n', f);
+        break;
+    case S_COMMAND: fputs(j->command, f); break;
+    case S_PLAN_OPTION:
+        if (j->plan)
+            fputs(" --plan \"$PLAN\"", f);
+        break;
+    case S_SNAPSHOT_EVERY: fprintf(f, "%d", j->snapshot_every); break;
     }
-    fprintf(f, "\"$RULELAB\" %s \"$INPUT\" --shard \"$K/$N\"%s --threads "
-               "\"$THREADS\" --db \"$LIVE\" \\\n"
-               "    --snapshot \"$SNAP\" --snapshot-every %d --quiet &\n",
-            j->command, j->plan ? " --plan \"$PLAN\"" : "",
-            j->snapshot_every);
-    fputs("pid=$!\n"
-          "# wait returns early for each trapped signal; wait again until "
-          "the runner is gone\n"
-          "while :; do\n"
-          "    wait \"$pid\"\n"
-          "    status=$?\n"
-          "    kill -0 \"$pid\" 2>/dev/null || break\n"
-          "done\n"
-          "if [ \"$status\" -eq 0 ]; then\n"
-          "    : >\"$DONE\"\n"
-          "    echo \"rulelab slurm: shard $K of $N complete at $(date -u "
-          "+%FT%TZ)\"\n"
-          "    rm -rf \"$LOCAL\"\n"
-          "    exit 0\n"
-          "fi\n"
-          "if [ \"$requeue\" -eq 1 ] && [ -n \"${SLURM_JOB_ID:-}\" ]; then\n"
-          "    echo \"rulelab slurm: near the time limit; shard $K saved to "
-          "$SNAP, requeued to resume\"\n"
-          "    scontrol requeue \"$SLURM_JOB_ID\" && exit 0\n"
-          "    echo \"rulelab slurm: the requeue failed (does the cluster "
-          "allow it?)\"\n"
-          "fi\n"
-          "echo \"rulelab slurm: shard $K stopped (status $status) and saved "
-          "to $SNAP; to finish it:\"\n"
-          "echo \"  sbatch --array=$K $DIR/tasks.sbatch, then merge again "
-          "(sbatch $DIR/merge.sbatch)\"\n"
-          "exit \"$status\"\n", f);
+}
+
+/* Writes template to f for job j: a line starting with "#@" (the
+ * template's own note) left out, each @{name} replaced by its slot's
+ * text. Returns 0, or -1 when a write failed or the template names no
+ * slot of slot_names (the template's fault, which the tests would show). */
+static int fill(FILE *f, const char *template, const struct slurm_job *j)
+{
+    for (const char *p = template; *p;) {
+        if ((p == template || p[-1] == '\n') && p[0] == '#' && p[1] == '@') {
+            p += strcspn(p, "\n");
+            p += *p == '\n';
+            continue;
+        }
+        if (p[0] != '@' || p[1] != '{') {
+            fputc(*p++, f);
+            continue;
+        }
+        size_t len = strcspn(p + 2, "}");
+        int k = 0;
+        while (k < S_COUNT && (strlen(slot_names[k]) != len
+                               || strncmp(p + 2, slot_names[k], len) != 0))
+            k++;
+        if (k == S_COUNT || p[2 + len] != '}')
+            return -1;
+        write_slot(f, k, j);
+        p += len + 3;
+    }
+    return ferror(f) ? -1 : 0;
 }
 
 int slurm_write_tasks(FILE *f, const struct slurm_job *j)
 {
-    tasks_header(f, j);
-    tasks_variables(f, j);
-    tasks_local_database(f, j);
-    tasks_run(f, j);
-    return ferror(f) ? -1 : 0;
+    return fill(f, slurm_tasks_template, j);
 }
 
 int slurm_write_merge(FILE *f, const struct slurm_job *j)
 {
-    fputs("#!/bin/bash\n"
-          "# merge.sbatch -- written by `rulelab slurm`: merges the shards' "
-          "snapshots in\n# ", f);
-    fputs(j->dir, f);
-    fprintf(f, "/shards into %s/%s.db and says which shards are\n"
-               "# incomplete (status 3 then). Run it after the array "
-               "(--dependency=afterany),\n"
-               "# or again at any time, by sbatch or plain bash: each merge "
-               "adds only what is new.\n", j->dir, j->name);
-    fprintf(f, "#SBATCH --job-name=rulelab-%s-merge\n", j->name);
-    fputs("#SBATCH --cpus-per-task=1\n#SBATCH --ntasks=1\n", f);
-    common_options(f, j);
-    fprintf(f, "#SBATCH --output=\"%s/logs/merge-%%j.out\"\n", j->dir);
-    fputs("set -u\n", f);
-    common_variables(f, j);
-    fputs("OUT=\"$DIR/", f);
-    fputs(j->name, f);
-    fputs(".db\"\n", f);
-    fputs("shards=()\n"
-          "missing=()\n"
-          "for ((K = 0; K < N; K++)); do\n"
-          "    [ -e \"$DIR/shards/shard-$K-of-$N.db\" ] && shards+=(\"$DIR/"
-          "shards/shard-$K-of-$N.db\")\n"
-          "    [ -e \"$DIR/shards/shard-$K-of-$N.done\" ] || missing+=(\"$K\")\n"
-          "done\n"
-          "if [ ${#shards[@]} -gt 0 ]; then\n"
-          "    # OUT is merged on local storage (its write-ahead log too) and "
-          "published in\n"
-          "    # DIR as one file, renamed into place: readers there never see "
-          "half of it.\n"
-          "    work=$(mktemp -d \"${TMPDIR:-/tmp}/rulelab-merge.XXXXXX\") || "
-          "exit 1\n"
-          "    trap 'rm -rf \"$work\"' EXIT\n"
-          "    if [ -e \"$OUT\" ]; then cp \"$OUT\" \"$work/merged.db\" || "
-          "exit 1; fi\n"
-          "    \"$RULELAB\" merge \"$work/merged.db\" \"${shards[@]}\" "
-          "--snapshot \"$OUT\" || exit 1\n"
-          "fi\n"
-          "if [ ${#missing[@]} -gt 0 ]; then\n"
-          "    list=$(IFS=,; echo \"${missing[*]}\")\n"
-          "    echo \"rulelab slurm: incomplete shards of $N: $list "
-          "($OUT holds the rest)\"\n"
-          "    echo \"to finish: sbatch --array=$list $DIR/tasks.sbatch, then, "
-          "when they are done,\"\n"
-          "    echo \"           sbatch $DIR/merge.sbatch (or: bash "
-          "$DIR/merge.sbatch)\"\n"
-          "    exit 3\n"
-          "fi\n"
-          "echo \"rulelab slurm: all $N shards complete, merged into $OUT\"\n",
-          f);
-    return ferror(f) ? -1 : 0;
+    return fill(f, slurm_merge_template, j);
 }
 
 /* Writes one script to DIR/NAME through DIR/NAME.tmp. */

@@ -25,6 +25,18 @@ void html_text(FILE *out, const char *text)
         }
 }
 
+/* Opens a figure height units tall: the <svg> element, its <title>, and
+ * its <desc>, which the caller fills and closes. */
+static void svg_open(FILE *out, const char *title, int height)
+{
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+            "class=\"chart\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\">\n<title>", CHART_WIDTH, height,
+            CHART_WIDTH, height);
+    html_text(out, title);
+    fputs("</title>\n<desc>", out);
+}
+
 /* The x coordinate of value v on an axis from lo to hi. */
 static double x_of(double v, double lo, double hi)
 {
@@ -52,12 +64,7 @@ void svg_interval_chart(FILE *out, const char *title,
                         double axis_min, double axis_max, double reference)
 {
     int height = TOP + n * ROW_HEIGHT + 10;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
-            "class=\"chart\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\">\n<title>", CHART_WIDTH, height,
-            CHART_WIDTH, height);
-    html_text(out, title);
-    fputs("</title>\n<desc>", out);
+    svg_open(out, title, height);
     for (int i = 0; i < n; i++) {
         html_text(out, rows[i].label);
         fprintf(out, ": %.3f", rows[i].value);
@@ -105,12 +112,7 @@ void svg_bar_chart(FILE *out, const char *title,
     long most = 1;
     for (int i = 0; i < n; i++)
         most = rows[i].count > most ? rows[i].count : most;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
-            "class=\"chart\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\">\n<title>", CHART_WIDTH, height,
-            CHART_WIDTH, height);
-    html_text(out, title);
-    fputs("</title>\n<desc>", out);
+    svg_open(out, title, height);
     for (int i = 0; i < n; i++) {
         html_text(out, rows[i].label);
         fprintf(out, ": %ld%s", rows[i].count, i + 1 < n ? "; " : ".");

@@ -4,6 +4,7 @@
  */
 #include "agent.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,15 +57,64 @@ static const struct agent_kind random_kind = {
 const struct agent_kind *const agent_kinds[] = {&random_kind, &mcts_kind,
                                                 &ab_kind, &ext_kind, NULL};
 
-int agent_kind_params(const struct agent_kind *kind, struct param_spec *out)
+/* The index among every evaluation weight of the one named [b, e), or
+ * -1. */
+static int weight_named(const char *b, const char *e)
 {
-    int weights = kind->uses_eval ? eval_weight_count() : 0, n = 0;
-    if (kind->n_params + weights > VARIANT_MAX_PARAMS)
-        return -1;
+    size_t len = (size_t)(e - b);
+    for (int i = 0; i < eval_weight_count(); i++) {
+        const char *name = eval_weight(i)->name;
+        if (strlen(name) == len && memcmp(name, b, len) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* Whether [b, e) names one of the first n parameters of table. */
+static int named_in(const struct param_spec *table, int n, const char *b,
+                    const char *e)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(table[i].name) == (size_t)(e - b)
+            && memcmp(table[i].name, b, (size_t)(e - b)) == 0)
+            return 1;
+    return 0;
+}
+
+int agent_spec_params(const struct agent_kind *kind, const char *args,
+                      const char *args_end, struct param_spec *out,
+                      int *weights, char *err, size_t errsz)
+{
+    int n = 0;
+    if (kind->n_params > VARIANT_MAX_PARAMS)
+        return game_error(err, errsz, "agent %s takes %d parameters, more "
+                          "than the %d a spec holds (VARIANT_MAX_PARAMS, "
+                          "core/variant.h)", kind->name, kind->n_params,
+                          VARIANT_MAX_PARAMS);
     for (int i = 0; i < kind->n_params; i++)
         out[n++] = kind->params[i];
-    for (int i = 0; i < weights; i++)
-        out[n++] = *eval_weight(i);
+    for (const char *s = args; kind->uses_eval && s && s < args_end;) {
+        const char *comma = spec_find_unquoted(s, args_end, ',');
+        const char *e = comma ? comma : args_end;
+        const char *eq = memchr(s, '=', (size_t)(e - s));
+        const char *kb = s, *ke = eq ? eq : e;
+        while (kb < ke && isspace((unsigned char)*kb))
+            kb++;
+        while (ke > kb && isspace((unsigned char)ke[-1]))
+            ke--;
+        int w = weight_named(kb, ke);
+        if (w >= 0 && !named_in(out, n, kb, ke)) {
+            if (n == VARIANT_MAX_PARAMS)
+                return game_error(err, errsz, "agent %s: a spec holds at "
+                                  "most %d parameters and weights "
+                                  "(VARIANT_MAX_PARAMS, core/variant.h)",
+                                  kind->name, VARIANT_MAX_PARAMS);
+            if (weights)
+                weights[n] = w;
+            out[n++] = *eval_weight(w);
+        }
+        s = e + 1;
+    }
     return n;
 }
 
@@ -140,18 +190,46 @@ const struct agent_kind *agent_kind_of(const char *spec)
     return find_kind(name);
 }
 
-/* A spec parsed against its kind's whole table. */
+/* The most values a kind's create is given: its own parameters, then
+ * every evaluation weight. */
+#define AGENT_VALUES_MAX 256
+
+/* A spec parsed against its kind's table (agent_spec_params). */
 struct parsed_spec {
     const struct agent_kind *kind;
     struct param_spec params[VARIANT_MAX_PARAMS]; /* n_params of them */
+    int weights[VARIANT_MAX_PARAMS]; /* agent_spec_params's */
     double values[VARIANT_MAX_PARAMS];
     struct spec_texts texts;
     int n_params;
+    /* what create is given: the own values, then every weight (its
+     * default unless the spec names it) */
+    double all[AGENT_VALUES_MAX];
 };
 
-/* Finds spec's kind and parses its arguments against the kind's whole
- * table into p, then lets the kind resolve and check them. Returns 0, or
- * -1 with a message in err. */
+/* Fills p->all from p->values. 0, or -1 with a message. */
+static int all_values(struct parsed_spec *p, char *err, size_t errsz)
+{
+    const struct agent_kind *kind = p->kind;
+    int weights = kind->uses_eval ? eval_weight_count() : 0;
+    if (kind->n_params + weights > AGENT_VALUES_MAX)
+        return game_error(err, errsz, "agent %s: %d parameters and %d "
+                          "evaluation weights are more than the %d an agent "
+                          "is made with (AGENT_VALUES_MAX, agents/agent.c)",
+                          kind->name, kind->n_params, weights,
+                          AGENT_VALUES_MAX);
+    for (int i = 0; i < kind->n_params; i++)
+        p->all[i] = p->values[i];
+    for (int i = 0; i < weights; i++)
+        p->all[kind->n_params + i] = eval_weight(i)->def;
+    for (int i = kind->n_params; i < p->n_params; i++)
+        p->all[kind->n_params + p->weights[i]] = p->values[i];
+    return 0;
+}
+
+/* Finds spec's kind and parses its arguments against the kind's table
+ * into p, then lets the kind resolve and check them. Returns 0, or -1
+ * with a message in err. */
 static int parse_spec(const char *spec, struct parsed_spec *p, char *err,
                       size_t errsz)
 {
@@ -168,20 +246,16 @@ static int parse_spec(const char *spec, struct parsed_spec *p, char *err,
                           "too):\n%s", name, kinds);
     }
     p->kind = kind;
-    p->n_params = agent_kind_params(kind, p->params);
-    if (p->n_params < 0)
-        return game_error(err, errsz, "agent %s takes %d parameters of its "
-                          "own and %d evaluation weights, more than the %d a "
-                          "spec holds (VARIANT_MAX_PARAMS, core/variant.h)",
-                          kind->name, kind->n_params, eval_weight_count(),
-                          VARIANT_MAX_PARAMS);
-    if (spec_parse_args(kind->name, p->params, p->n_params, args, args_end,
-                        p->values, &p->texts, err, errsz)
+    p->n_params = agent_spec_params(kind, args, args_end, p->params,
+                                    p->weights, err, errsz);
+    if (p->n_params < 0
+        || spec_parse_args(kind->name, p->params, p->n_params, args, args_end,
+                           p->values, &p->texts, err, errsz)
         || (kind->resolve
             && kind->resolve(p->values, &p->texts, err, errsz) != 0)
         || (kind->check && kind->check(p->values, &p->texts, err, errsz) != 0))
         return -1;
-    return 0;
+    return all_values(p, err, errsz);
 }
 
 int agent_identity(const char *spec, char *buf, size_t n, char *err,
@@ -268,7 +342,7 @@ int agent_create(const char *spec, uint64_t seed, struct agent **out,
     struct agent *a = calloc(1, sizeof *a);
     if (err && errsz)
         err[0] = '\0';
-    if (!a || !(a->self = p.kind->create(p.values, &p.texts, seed, err,
+    if (!a || !(a->self = p.kind->create(p.all, &p.texts, seed, err,
                                          errsz))) {
         free(a);
         if (!err || !errsz || !err[0])

@@ -57,7 +57,8 @@ struct agent_kind {
      * under another (results/README.md). 1 at first. */
     int behaviour_version;
     /* Whether the kind evaluates positions (eval.h): its specs then take
-     * every evaluation weight as a parameter too. */
+     * any evaluation weight as a parameter too (agent_spec_params), and
+     * create gets every weight's value. */
     int uses_eval;
     /* Checks a spec's values together (what each parameter's range cannot
      * tell, e.g. a search with no budget at all). Returns 0, or -1 with a
@@ -139,12 +140,18 @@ const struct agent_kind *agent_kind_of(const char *spec);
 int agent_identity(const char *spec, char *buf, size_t n, char *err,
                    size_t errsz);
 
-/* Writes the whole parameter table of kind into out (room for
- * VARIANT_MAX_PARAMS): its own parameters, then the evaluation weights if
- * it uses them. Returns how many, or -1 (out untouched) when they would
- * not fit, which a spec of that kind is then refused for, in every build.
- * Specs are parsed against this table. */
-int agent_kind_params(const struct agent_kind *kind, struct param_spec *out);
+/* Writes into out (room for VARIANT_MAX_PARAMS) the table a spec of kind
+ * with the arguments [args, args_end) (args may be NULL) is read against:
+ * the kind's own parameters, then, if it evaluates positions, the
+ * evaluation weights the arguments name (a key that is neither is left
+ * for the parser to name). weights (may be NULL) gets, at each index past
+ * the own parameters, that weight's index among all (eval_weight).
+ * Returns how many, or -1 with a message when they do not fit, which the
+ * spec is then refused for, in every build. Every game's weights can be
+ * set this way while the table holds only those given. */
+int agent_spec_params(const struct agent_kind *kind, const char *args,
+                      const char *args_end, struct param_spec *out,
+                      int *weights, char *err, size_t errsz);
 
 /* Writes, one per line, each kind with its parameters and defaults, then
  * the evaluation weights that the kinds marked uses_eval take. */

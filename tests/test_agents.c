@@ -13,7 +13,9 @@
 
 #include <cmocka.h>
 
+#include "ab.h"
 #include "agent.h"
+#include "eval.h"
 #include "game.h"
 #include "mcts_node.h"
 #include "agent_helpers.h"
@@ -373,18 +375,35 @@ static void test_agent_needs_what_it_uses(void **state)
                      0);
     agent_free(ab);
     agent_free(rnd);
-    /* a kind with VARIANT_MAX_PARAMS parameters of its own and the
-     * evaluation's weights: its table does not fit, and nothing is written */
-    static struct param_spec own[VARIANT_MAX_PARAMS];
+    /* a kind with VARIANT_MAX_PARAMS parameters of its own: a spec naming
+     * no weight fits exactly; one naming a weight as well does not, and is
+     * refused with the limit named; one own parameter more never fits */
+    static struct param_spec own[VARIANT_MAX_PARAMS + 1];
+    for (int i = 0; i <= VARIANT_MAX_PARAMS; i++)
+        own[i] = (struct param_spec){"p", PARAM_INT, 0, 0, 1, NULL, "", 1};
     struct agent_kind big = {.name = "big", .doc = "too many parameters",
                              .params = own, .n_params = VARIANT_MAX_PARAMS,
                              .behaviour_version = 1, .uses_eval = 1};
     struct param_spec table[VARIANT_MAX_PARAMS];
-    memset(table, 0xab, sizeof table);
-    assert_int_equal(agent_kind_params(&big, table), -1);
-    assert_int_equal(((unsigned char *)table)[0], 0xab);
-    big.uses_eval = 0; /* its own alone fit exactly */
-    assert_int_equal(agent_kind_params(&big, table), VARIANT_MAX_PARAMS);
+    char why[256];
+    assert_int_equal(agent_spec_params(&big, NULL, NULL, table, NULL, why,
+                                       sizeof why), VARIANT_MAX_PARAMS);
+    const char *args = "tafl_attackers=5";
+    assert_int_equal(agent_spec_params(&big, args, args + strlen(args), table,
+                                       NULL, why, sizeof why), -1);
+    assert_non_null(strstr(why, "a spec holds at most 64 parameters"));
+    big.n_params = VARIANT_MAX_PARAMS + 1;
+    assert_int_equal(agent_spec_params(&big, NULL, NULL, table, NULL, why,
+                                       sizeof why), -1);
+    /* a real kind's table holds its own parameters and the weights named,
+     * whatever their game: ab's with one tafl and one Jetan weight */
+    args = "nodes=5, tafl_attackers=5,jetan_material=2";
+    int weights[VARIANT_MAX_PARAMS];
+    int n = agent_spec_params(&ab_kind, args, args + strlen(args), table,
+                              weights, why, sizeof why);
+    assert_int_equal(n, ab_kind.n_params + 2);
+    assert_string_equal(table[n - 2].name, "tafl_attackers");
+    assert_string_equal(eval_weight(weights[n - 1])->name, "jetan_material");
 }
 
 int main(void)

@@ -82,7 +82,7 @@ enum line_status line_read(struct line_reader *r, double deadline,
                            char **line)
 {
     for (;;) {
-        char *b = r->buf + r->start;
+        char *b = r->buf ? r->buf + r->start : NULL; /* NULL: nothing read */
         char *nl = r->len > r->start ? memchr(b, '\n', r->len - r->start)
                                      : NULL;
         if (nl) {

@@ -529,7 +529,10 @@ static void ext_start(void *self, const struct game *g, const char *variant,
     a->n_moves = 0;
     int n = snprintf(line, sizeof line, "newgame %s %llu\n", variant,
                      (unsigned long long)a->seed);
-    send_text(a, line, (size_t)n);
+    if (n < 0 || (size_t)n >= sizeof line)
+        a->p->dead = 1; /* no variant text is that long */
+    else
+        send_text(a, line, (size_t)n);
     if (append(a, "position ") || append(a, position[0] ? "text " : "startpos")
         || append(a, position) || append(a, opening[0] ? " opening " : "")
         || append(a, opening))

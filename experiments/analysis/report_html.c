@@ -516,6 +516,33 @@ static void print_ratings(FILE *out, const struct ratings *rt)
         fputs("</tbody>\n</table></div>\n", out);
 }
 
+/* The cells' figure: each cell's seat-0 score with its interval (none
+ * for a cell an early stop ended). */
+static void print_cells_figure(FILE *out, const struct report *r)
+{
+    size_t n = (size_t)r->n_cells + 1;
+    struct svg_interval_row *rows = calloc(n, sizeof *rows);
+    char (*labels)[3 * VARIANT_TEXT_MAX + 16] = calloc(n, sizeof *labels);
+    for (int i = 0; rows && labels && i < r->n_cells; i++) {
+        const struct report_row *c = &r->cells[i];
+        row_label(c, 1, labels[i], sizeof labels[i]);
+        rows[i] = (struct svg_interval_row){labels[i], c->score0,
+                                            c->fixed_sample ? c->lo : NAN,
+                                            c->fixed_sample ? c->hi : NAN};
+    }
+    if (rows && labels) {
+        fputs("<figure>\n", out);
+        svg_interval_chart(out, "Seat-0 score per cell, with its 95% "
+                           "interval; the dashed line is 0.5, a fair game",
+                           rows, r->n_cells, 0, 1, 0.5);
+        fputs("<figcaption>Seat-0 score per cell (a dot), its 95% Wilson "
+              "interval (a bar) and 0.5 (dashed); the numbers are in the "
+              "cells table below.</figcaption>\n</figure>\n", out);
+    }
+    free(rows);
+    free(labels);
+}
+
 /* The figure: each variant's seat-0 score with its interval. */
 static void print_figure(FILE *out, const struct report *r)
 {
@@ -609,6 +636,7 @@ void report_print_html(const struct report *r, const struct html_page *page,
     print_rows(out, "variants", r->variants, r->n_variants, 0);
     fputs("<h2>Cells</h2>\n<p class=\"note\">Variant x seat-0 agent x seat-1 "
           "agent.</p>\n", out);
+    print_cells_figure(out, r);
     print_rows(out, "cells", r->cells, r->n_cells, 1);
     print_forfeits(out, r);
     print_compared(out, r);

@@ -96,10 +96,8 @@ static int run_report(int argc, char **argv)
      * read one snapshot */
     int snapshot = skill || html;
     struct ratings rt = {0};
-    if (snapshot && sqlite3_exec(db, "SAVEPOINT rulelab_skill", NULL, NULL,
-                                 NULL) != SQLITE_OK) {
-        fprintf(stderr, "rulelab report: reading the database: %s\n",
-                sqlite3_errmsg(db));
+    if (snapshot && store_read_begin(db, err, sizeof err) != 0) {
+        fprintf(stderr, "rulelab report: %s\n", err);
         store_close(st);
         return CLI_FAIL;
     }
@@ -114,10 +112,7 @@ static int run_report(int argc, char **argv)
         report_free(&r);
         built = 0;
     }
-    if (snapshot && sqlite3_exec(db, "RELEASE rulelab_skill", NULL, NULL,
-                                 NULL) != SQLITE_OK && built) {
-        snprintf(err, sizeof err, "reading the database: %s",
-                 sqlite3_errmsg(db));
+    if (snapshot && store_read_end(db, err, sizeof err) != 0 && built) {
         report_free(&r);
         built = 0;
     }

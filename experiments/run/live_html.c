@@ -26,8 +26,7 @@ int live_html_write(const char *db_path, const char *path,
     struct ratings rt = {0};
     sqlite3 *db = store_db(st);
     /* the report and its ratings from one snapshot */
-    int snapshot = sqlite3_exec(db, "SAVEPOINT rulelab_page", NULL, NULL,
-                                NULL) == SQLITE_OK;
+    int snapshot = store_read_begin(db, err, errsz) == 0;
     if (report_build(db, NULL, &r, err, errsz) != 0) {
         store_close(st);
         return -1;
@@ -39,7 +38,7 @@ int live_html_write(const char *db_path, const char *path,
         return -1;
     }
     if (snapshot)
-        sqlite3_exec(db, "RELEASE rulelab_page", NULL, NULL, NULL);
+        store_read_end(db, err, errsz);
     char last_run[512] = "", written[32] = "";
     store_last_run_text(db, NULL, last_run, sizeof last_run);
     store_close(st);

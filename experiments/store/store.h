@@ -234,6 +234,14 @@ int store_each_game(sqlite3 *db, const struct store_game_filter *f,
                     store_game_visit visit, void *arg, char *err,
                     size_t errsz);
 
+/* Starts one read snapshot of db (a savepoint): every read until
+ * store_read_end sees the database as it is now, even while a sweep
+ * writes it. Returns 0, or -1 with a message. */
+int store_read_begin(sqlite3 *db, char *err, size_t errsz);
+
+/* Ends store_read_begin's snapshot. Returns 0, or -1 with a message. */
+int store_read_end(sqlite3 *db, char *err, size_t errsz);
+
 /* The names of the sweeps of db, in the order they were first stored,
  * comma-separated into names (n bytes; cut when longer), and whether one
  * is `name` (*found; name may be NULL). Returns how many, or -1 with a

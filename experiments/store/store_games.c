@@ -154,3 +154,21 @@ int store_sweep_names(sqlite3 *db, const char *name, int *found,
     }
     return count;
 }
+
+int store_read_begin(sqlite3 *db, char *err, size_t errsz)
+{
+    if (sqlite3_exec(db, "SAVEPOINT rulelab_read", NULL, NULL, NULL)
+        == SQLITE_OK)
+        return 0;
+    snprintf(err, errsz, "reading the database: %s", sqlite3_errmsg(db));
+    return -1;
+}
+
+int store_read_end(sqlite3 *db, char *err, size_t errsz)
+{
+    if (sqlite3_exec(db, "RELEASE rulelab_read", NULL, NULL, NULL)
+        == SQLITE_OK)
+        return 0;
+    snprintf(err, errsz, "reading the database: %s", sqlite3_errmsg(db));
+    return -1;
+}

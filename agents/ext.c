@@ -539,17 +539,25 @@ static void ext_start(void *self, const struct game *g, const char *variant,
         a->p->dead = 1;
 }
 
+/* Without agent_start (a command that hands the agent positions), the
+ * game starts at st, as its text, under the game's default variant. */
+static void start_here(struct ext_agent *a, const struct game *g,
+                       const void *st)
+{
+    if (a->started)
+        return;
+    char position[1024];
+    if (g->to_text(st, position, sizeof position) < 0)
+        position[0] = '\0';
+    ext_start(a, g, g->name, position, "");
+}
+
 static void ext_observe(void *self, const struct game *g, const void *st,
                         move_t m)
 {
     struct ext_agent *a = self;
     char text[64];
-    if (!a->started) { /* no agent_start: the game starts here, as text */
-        char position[1024];
-        if (g->to_text(st, position, sizeof position) < 0)
-            position[0] = '\0';
-        ext_start(self, g, g->name, position, "");
-    }
+    start_here(a, g, st);
     g->move_to_text(st, m, text, sizeof text);
     if (append(a, a->n_moves++ ? " " : " moves ") || append(a, text))
         a->p->dead = 1;
@@ -601,12 +609,7 @@ static move_t ext_choose(void *self, const struct game *g, const void *st,
 {
     struct ext_agent *a = self;
     memset(stats, 0, sizeof *stats);
-    if (!a->started) {
-        char position[1024];
-        if (g->to_text(st, position, sizeof position) < 0)
-            position[0] = '\0';
-        ext_start(self, g, g->name, position, "");
-    }
+    start_here(a, g, st);
     long long limit = a->ms + a->grace;
     send_turn(a, g, st, limit);
     double deadline = clock_seconds() + (double)limit / 1e3;

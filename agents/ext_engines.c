@@ -150,6 +150,11 @@ int ext_engines_load(const char *path, char *err, size_t errsz)
     int have = 0, rc = 0;
     for (int n = 1; rc == 0 && fgets(line, sizeof line, f); n++) {
         char *b = line, *end = line + strlen(line);
+        if (end > b && end[-1] != '\n' && !feof(f)) {
+            rc = game_error(err, errsz, "%s:%d: a line over %zu bytes", path,
+                            n, sizeof line - 2);
+            break;
+        }
         trim(&b, &end);
         if (b == end || *b == ';' || *b == '#') /* a comment line */
             continue;

@@ -256,6 +256,15 @@ static void test_engines_file(void **state)
         {"[engine e4]\noption D = 1 2\n", ":2: an option is"},
         {"[engine e5]\nversion = 1\n", "engine e5 has no command"},
     };
+    /* a line longer than the reader takes is an error, not two lines */
+    static char long_line[5000];
+    memset(long_line, 'x', sizeof long_line - 2);
+    memcpy(long_line, "[engine e6]\ncommand = ", 22);
+    long_line[sizeof long_line - 2] = '\n';
+    temp_file(other, long_line);
+    assert_int_equal(ext_engines_load(other, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":2: a line over"));
+    unlink(other);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         temp_file(other, bad[i][0]);
         err[0] = '\0';

@@ -97,6 +97,8 @@ bad_file reason "$((first_game + 13)),$((first_game + 40))s/\[Reason \"[a-z_]*\"
 expect_refused reason "unknown reason 'resigned'"
 bad_file behaviour "$((first_game + 13)),$((first_game + 40))s/\[Behaviour \"1 1 2\"\]/[Behaviour \"1 1 1\"]/"
 expect_refused behaviour "played at behaviour versions 1 1 1"
+bad_file duration "$((first_game + 13)),$((first_game + 40))s/\[DurationMs \"[^\"]*\"\]/[DurationMs \"fast\"]/"
+expect_refused duration "DurationMs is no number of milliseconds"
 printf '[Variant "tafl"]\n[Seat0 "a"]\n' >"$dir/cut.games"
 expect_refused cut "no result (1-0, 0-1 or 1/2-1/2)"
 

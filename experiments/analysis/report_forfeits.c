@@ -64,12 +64,7 @@ void report_print_forfeits(const struct report *r, enum report_format f,
     const char *title = "forfeits: games an outside program gave up "
                         "(docs/protocol.md), and seat 0's score over the "
                         "games played out";
-    if (f == REPORT_MARKDOWN)
-        fprintf(out, "\n### %s\n\n", title);
-    else if (f == REPORT_TABLE)
-        fprintf(out, "\n%s\n", title);
-    else
-        fprintf(out, "\n# forfeits\n");
+    table_section_title(title, "forfeits", f, out);
     table_print(&t, f, out);
     free(t.cells);
 }

@@ -640,8 +640,11 @@ static int check_game(struct import *im, int i, struct checked *c)
                           : (c->rec.seed = sweep_game_seed(&s->s, cell,
                                                            index), 0))
         return fail_game(im, r, "Seed is no whole number below 2^64");
-    c->rec.duration_ms = tag_of(r, "DurationMs")
-                             ? strtod(tag_of(r, "DurationMs"), NULL) : 0;
+    c->rec.duration_ms = 0;
+    if (tag_of(r, "DurationMs")
+        && (spec_parse_number(tag_of(r, "DurationMs"), 0, &c->rec.duration_ms)
+            || c->rec.duration_ms < 0))
+        return fail_game(im, r, "DurationMs is no number of milliseconds");
     c->rec.side[0] = c->side[0];
     c->rec.side[1] = c->side[1];
     c->rec.moves = r->body;

@@ -561,15 +561,13 @@ static void print_json_variant(const struct ratings_variant *v, FILE *out)
     int ok = fit->status == RATINGS_OK;
     fprintf(out, "{\"variant\": ");
     json_string(out, v->variant);
-    fprintf(out, ", \"short_variant\": ");
-    json_string(out, v->short_variant);
+    json_key_string(out, "short_variant", v->short_variant);
     fprintf(out, ", \"games\": %ld, \"sweeps\": ", v->games);
     json_string(out, v->sweeps);
     fprintf(out, ", \"pooled\": %s, \"anchor\": {\"agent\": ",
             v->n_sweeps > 1 ? "true" : "false");
     json_string(out, v->agents[v->anchor].name);
-    fprintf(out, ", \"spec\": ");
-    json_string(out, v->agents[v->anchor].spec);
+    json_key_string(out, "spec", v->agents[v->anchor].spec);
     fprintf(out, ", \"elo\": %g, \"how\": ", v->anchor_elo);
     json_string(out, v->anchor_note);
     fprintf(out, "},\n     \"status\": \"%s\", \"message\": ",
@@ -593,8 +591,7 @@ static void print_json_variant(const struct ratings_variant *v, FILE *out)
         fprintf(out, "%s\n      {\"rank\": %d, \"agent\": ", k ? "," : "",
                 k + 1);
         json_string(out, a->name);
-        fprintf(out, ", \"spec\": ");
-        json_string(out, a->spec);
+        json_key_string(out, "spec", a->spec);
         fprintf(out, ", \"games\": %ld, \"score\": ", a->games);
         json_number(out, "%.6f",
                     a->games ? a->points / (double)a->games : NAN);

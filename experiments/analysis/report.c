@@ -599,8 +599,7 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
         const struct report_row *r = &rows[i];
         fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
         json_string(out, r->variant);
-        fprintf(out, ", \"short_variant\": ");
-        json_string(out, r->short_variant);
+        json_key_string(out, "short_variant", r->short_variant);
         if (with_agents)
             for (int k = 0; k < 2; k++) {
                 fprintf(out, ", \"seat%d\": ", k);
@@ -626,8 +625,7 @@ static void json_rows(const char *name, const struct report_row *rows, int n,
         fprintf(out, ", \"distinct_games\": %ld, \"forfeits\": [%ld, %ld]",
                 r->distinct_games, r->forfeits[0], r->forfeits[1]);
         if (with_agents) {
-            fprintf(out, ", \"openings\": ");
-            json_string(out, r->openings);
+            json_key_string(out, "openings", r->openings);
         }
         fputc('}', out);
     }
@@ -690,8 +688,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
             const struct claim_row *c = &r->claims[i];
             fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
             json_string(out, c->variant);
-            fprintf(out, ", \"question\": ");
-            json_string(out, c->question);
+            json_key_string(out, "question", c->question);
             fprintf(out, ", \"plies\": %d, \"node_budget\": %ld, "
                     "\"positions\": %ld, \"proven_win\": %ld, "
                     "\"proven_not\": %ld, \"unknown\": %ld, \"win_share\": "

@@ -276,11 +276,10 @@ void report_print_compared(const struct report *r, enum report_format f,
         interval_text(row[12], c->fixed_sample, c->draw_lo, c->draw_hi);
         p_text(row[13], c->fixed_sample, c->draw_p);
     }
-    table_section_title("variants compared: one parameter changed, same sweep and "
-                  "agents (later value minus earlier; 95% Newcombe interval; "
-                  "p = two-proportion z test)", "compared", f, out);
-    table_print(&t, f, out);
-    free(t.cells);
+    table_print_section(&t, "variants compared: one parameter changed, same "
+                        "sweep and agents (later value minus earlier; 95% "
+                        "Newcombe interval; p = two-proportion z test)",
+                        "compared", f, out);
 }
 
 /* "a,b,c": k whole numbers (iv or lv), or k numbers to 3 places (dv). */
@@ -328,11 +327,9 @@ void report_print_trends(const struct report *r, enum report_format f,
         snprintf(row[11], VARIANT_TEXT_MAX, "%+.4f", c->draw_slope);
         p_text(row[12], c->fixed_sample, c->draw_p);
     }
-    table_section_title("variants compared: trend across 3 or more values of a "
-                  "parameter (slope per unit; p = Cochran-Armitage trend "
-                  "test)", "trends", f, out);
-    table_print(&t, f, out);
-    free(t.cells);
+    table_print_section(&t, "variants compared: trend across 3 or more values "
+                        "of a parameter (slope per unit; p = Cochran-Armitage "
+                        "trend test)", "trends", f, out);
 }
 
 void report_json_compared(const struct report *r, FILE *out)
@@ -351,8 +348,7 @@ void report_json_compared(const struct report *r, FILE *out)
             fprintf(out, ", \"variant%d\": ", k);
             json_string(out, c->variant[k]);
         }
-        fprintf(out, ", \"param\": ");
-        json_string(out, c->param);
+        json_key_string(out, "param", c->param);
         for (int k = 0; k < 2; k++) {
             fprintf(out, ", \"value%d\": ", k);
             json_string(out, c->value[k]);
@@ -379,10 +375,8 @@ void report_json_compared(const struct report *r, FILE *out)
             fprintf(out, ", \"seat%d\": ", k);
             json_string(out, c->agent[k]);
         }
-        fprintf(out, ", \"variant\": ");
-        json_string(out, c->short_variant);
-        fprintf(out, ", \"param\": ");
-        json_string(out, c->param);
+        json_key_string(out, "variant", c->short_variant);
+        json_key_string(out, "param", c->param);
         fprintf(out, ", \"values\": [");
         for (int k = 0; k < c->k; k++)
             fprintf(out, "%s%d", k ? ", " : "", c->value[k]);

@@ -64,7 +64,5 @@ void report_print_forfeits(const struct report *r, enum report_format f,
     const char *title = "forfeits: games an outside program gave up "
                         "(docs/protocol.md), and seat 0's score over the "
                         "games played out";
-    table_section_title(title, "forfeits", f, out);
-    table_print(&t, f, out);
-    free(t.cells);
+    table_print_section(&t, title, "forfeits", f, out);
 }

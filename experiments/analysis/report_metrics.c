@@ -217,16 +217,15 @@ void report_print_metrics(const struct report *r, enum report_format f,
         table_number_text(row[14], "%.2f", c->lead_changes);
         table_number_text(row[15], "%.2f", c->lead_settled);
     }
-    table_section_title("game metrics per cell: decisive (won by either seat), "
-                  "drawn by the rules, drawn by the ply cap (shares of games, "
-                  "95% Wilson), length in plies (mean with 95% interval, "
-                  "median); branching: legal moves per position (games cached "
-                  "by `rulelab metrics`); lead_changes a game and lead_settled "
-                  "(share of a decisive game before its winner led for good), "
-                  "from the agents' move values (sweeps with record = search); "
-                  "n/a: no such games", "metrics", f, out);
-    table_print(&t, f, out);
-    free(t.cells);
+    table_print_section(&t, "game metrics per cell: decisive (won by either "
+                        "seat), drawn by the rules, drawn by the ply cap "
+                        "(shares of games, 95% Wilson), length in plies (mean "
+                        "with 95% interval, median); branching: legal moves "
+                        "per position (games cached by `rulelab metrics`); "
+                        "lead_changes a game and lead_settled (share of a "
+                        "decisive game before its winner led for good), from "
+                        "the agents' move values (sweeps with record = "
+                        "search); n/a: no such games", "metrics", f, out);
 }
 
 void report_json_metrics(const struct report *r, FILE *out)

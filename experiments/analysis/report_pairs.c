@@ -175,12 +175,10 @@ void report_print_pairs(const struct report *r, enum report_format f,
         snprintf(t.cells[i][9], VARIANT_TEXT_MAX, "%s",
                  p->fixed_sample ? "" : "includes cells stopped early");
     }
-    table_section_title("agent pairs: each agent's score over both seat "
+    table_print_section(&t, "agent pairs: each agent's score over both seat "
                         "orders; pentanomial = its game pairs (one opening, "
                         "seats swapped) scoring 0/0.5/1/1.5/2 points",
                         "pairs", f, out);
-    table_print(&t, f, out);
-    free(t.cells);
 }
 
 /* report_internal.h */
@@ -191,10 +189,8 @@ void report_json_pairs(const struct report *r, FILE *out)
         const struct pair_row *p = &r->pairs[i];
         fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
         json_string(out, p->variant);
-        fprintf(out, ", \"agent\": ");
-        json_string(out, p->agent[0]);
-        fprintf(out, ", \"opponent\": ");
-        json_string(out, p->agent[1]);
+        json_key_string(out, "agent", p->agent[0]);
+        json_key_string(out, "opponent", p->agent[1]);
         fprintf(out, ", \"games\": %ld, \"score\": %.6f, \"ci95\": ",
                 p->games, p->score);
         json_interval(out, "%.6f", !isnan(p->lo), p->lo, p->hi);

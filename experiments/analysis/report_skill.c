@@ -394,13 +394,11 @@ static void print_rungs(const struct report *r, enum report_format f,
                          g->rated ? "anchor" : csv ? "" : "-");
         }
     }
-    table_section_title("skill trace: self-play at each strength rung, "
+    table_print_section(&t, "skill trace: self-play at each strength rung, "
                         "seat-0 score and draw rate (95% Wilson) against "
                         "the rung's Elo (95%; ratings fitted on all games "
                         "of the variant, cross-play included)",
                         "skill_trace", f, out);
-    table_print(&t, f, out);
-    free(t.cells);
 }
 
 static void print_verdicts(const struct report *r, enum report_format f,
@@ -450,9 +448,7 @@ static void print_verdicts(const struct report *r, enum report_format f,
              "seat-0 score difference (tost_ci) inside +/-%g; still moving = "
              "pooled two-proportion z test p < %g; else not enough games",
              100 * (1 - 2 * r->skill_alpha), r->skill_delta, r->skill_alpha);
-    table_section_title(title, "skill_verdicts", f, out);
-    table_print(&t, f, out);
-    free(t.cells);
+    table_print_section(&t, title, "skill_verdicts", f, out);
 }
 
 void report_print_skill(const struct report *r, enum report_format f,
@@ -470,24 +466,18 @@ void report_json_skill(const struct report *r, FILE *out)
         const struct skill_variant *sv = &r->skill[v];
         fprintf(out, "%s\n    {\"variant\": ", v ? "," : "");
         json_string(out, sv->variant);
-        fprintf(out, ", \"short_variant\": ");
-        json_string(out, sv->short_variant);
-        fprintf(out, ", \"ratings_status\": ");
-        json_string(out, sv->ratings_status);
-        fprintf(out, ", \"ratings_message\": ");
-        json_string(out, sv->ratings_message);
-        fprintf(out, ", \"anchor\": ");
-        json_string(out, sv->anchor);
+        json_key_string(out, "short_variant", sv->short_variant);
+        json_key_string(out, "ratings_status", sv->ratings_status);
+        json_key_string(out, "ratings_message", sv->ratings_message);
+        json_key_string(out, "anchor", sv->anchor);
         fprintf(out, ", \"anchor_elo\": %g,\n     \"rungs\": [", sv->anchor_elo);
         for (int k = 0; k < sv->n_rungs; k++) {
             const struct skill_rung *g = &sv->rungs[k];
             int ok = g->fixed_sample;
             fprintf(out, "%s\n      {\"agent\": ", k ? "," : "");
             json_string(out, g->agent);
-            fprintf(out, ", \"spec\": ");
-            json_string(out, g->spec);
-            fprintf(out, ", \"family\": ");
-            json_string(out, g->family);
+            json_key_string(out, "spec", g->spec);
+            json_key_string(out, "family", g->family);
             fprintf(out, ", \"games\": %ld, \"s0_wins\": %ld, \"s1_wins\": "
                     "%ld, \"draws\": %ld, \"s0_score\": %.6f, \"s0_ci95\": ",
                     g->games, g->wins[0], g->wins[1], g->draws, g->score);
@@ -503,15 +493,12 @@ void report_json_skill(const struct report *r, FILE *out)
         }
         fprintf(out, "],\n     \"verdict\": ");
         json_string(out, report_skill_verdict_name(sv->test.verdict));
-        fprintf(out, ", \"why\": ");
-        json_string(out, sv->why);
+        json_key_string(out, "why", sv->why);
         fprintf(out, ", \"family\": ");
         if (sv->top >= 0) {
             json_string(out, sv->family);
-            fprintf(out, ", \"top\": ");
-            json_string(out, sv->rungs[sv->top].spec);
-            fprintf(out, ", \"second\": ");
-            json_string(out, sv->rungs[sv->second].spec);
+            json_key_string(out, "top", sv->rungs[sv->top].spec);
+            json_key_string(out, "second", sv->rungs[sv->second].spec);
         } else {
             fprintf(out, "null, \"top\": null, \"second\": null");
         }

@@ -126,13 +126,11 @@ void report_print_tunings(const struct report *r, enum report_format f,
             table_number_text(c[8], "%.4f", u->loss_fitted);
         }
     }
-    table_section_title("fitted evaluation weights per variant (the latest "
+    table_print_section(&t, "fitted evaluation weights per variant (the latest "
                         "`rulelab tune --save` of each): hand-set and fitted "
                         "weight, the positions fitted on and held out, and "
                         "the held-out log-loss of each set of weights",
                         "tunings", f, out);
-    table_print(&t, f, out);
-    free(t.cells);
 }
 
 void report_json_tunings(const struct report *r, FILE *out)
@@ -142,8 +140,7 @@ void report_json_tunings(const struct report *r, FILE *out)
         const struct tuning_row *u = &r->tunings[i];
         fprintf(out, "%s\n    {\"variant\": ", i ? "," : "");
         json_string(out, u->variant);
-        fprintf(out, ", \"created\": ");
-        json_string(out, u->created);
+        json_key_string(out, "created", u->created);
         fprintf(out, ", \"sweep\": ");
         if (u->sweep[0])
             json_string(out, u->sweep);
@@ -155,8 +152,7 @@ void report_json_tunings(const struct report *r, FILE *out)
         json_number(out, "%.6g", u->loss_hand);
         fprintf(out, ", \"log_loss_fitted\": ");
         json_number(out, "%.6g", u->loss_fitted);
-        fprintf(out, ", \"spec\": ");
-        json_string(out, u->spec);
+        json_key_string(out, "spec", u->spec);
         fprintf(out, ", \"weights\": [");
         for (int k = 0; k < u->n_weights; k++) {
             fprintf(out, "%s{\"name\": ", k ? ", " : "");

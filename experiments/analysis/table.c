@@ -128,6 +128,12 @@ void json_string(FILE *out, const char *text)
     fputc('"', out);
 }
 
+void json_key_string(FILE *out, const char *key, const char *text)
+{
+    fprintf(out, ", \"%s\": ", key);
+    json_string(out, text);
+}
+
 void table_section_title(const char *title, const char *csv_name,
                          enum report_format f, FILE *out)
 {
@@ -137,6 +143,16 @@ void table_section_title(const char *title, const char *csv_name,
         fprintf(out, "\n%s\n", title);
     else
         fprintf(out, "\n# %s\n", csv_name);
+}
+
+void table_print_section(struct table *t, const char *title,
+                         const char *csv_name, enum report_format f,
+                         FILE *out)
+{
+    table_section_title(title, csv_name, f, out);
+    table_print(t, f, out);
+    free(t->cells);
+    t->cells = NULL;
 }
 
 /* A table of n_rows rows under headers (n_columns of them), its cells

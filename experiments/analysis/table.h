@@ -40,6 +40,12 @@ void table_print(const struct table *t, enum report_format f, FILE *out);
 void table_section_title(const char *title, const char *csv_name,
                          enum report_format f, FILE *out);
 
+/* A whole section: its title (table_section_title), then t
+ * (table_print); frees t->cells and sets it to NULL. */
+void table_print_section(struct table *t, const char *title,
+                         const char *csv_name, enum report_format f,
+                         FILE *out);
+
 /* Writes x in the printf format (a double conversion) into out, a table
  * cell of VARIANT_TEXT_MAX bytes, or "n/a" when x is not finite. */
 void table_number_text(char *out, const char *format, double x);
@@ -48,6 +54,10 @@ void table_number_text(char *out, const char *format, double x);
  * characters escaped, each ill-formed UTF-8 subsequence as U+FFFD, so the
  * output is valid JSON in UTF-8 whatever bytes text holds. */
 void json_string(FILE *out, const char *text);
+
+/* Writes one more member of a JSON object, `, "key": ` and text as
+ * json_string; key is written as it is (a name of ours, never data). */
+void json_key_string(FILE *out, const char *key, const char *text);
 
 /* Writes x as a JSON number in the printf format (a double conversion,
  * e.g. "%.6f"), or null when x is not finite (JSON has no NaN or

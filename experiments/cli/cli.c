@@ -107,16 +107,16 @@ int cli_parse(int argc, char **argv, const struct cli_option *opts,
 }
 
 int cli_parse_exact(int argc, char **argv, const struct cli_option *opts,
-                    const char **positional, int n,
-                    const struct cli_command *cmd, const char *needs,
+                    const char **positional, const struct cli_command *cmd,
                     int *status)
 {
-    int got, rc = cli_parse(argc, argv, opts, positional, n, &got, cmd);
+    int n = cmd->n_positional, got;
+    int rc = cli_parse(argc, argv, opts, positional, n, &got, cmd);
     *status = rc < 0 ? CLI_OK : rc;
     if (rc)
         return 0;
     if (got != n) {
-        *status = cli_usage_error(cmd, "%s", needs);
+        *status = cli_usage_error(cmd, "%s", cmd->needs);
         return 0;
     }
     return 1;

@@ -26,6 +26,11 @@ struct cli_command {
     const char *summary; /* one line for `rulelab --help` */
     const char *usage; /* the whole --help text */
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    /* For cli_parse_exact: how many positional arguments the command
+     * takes, and what it says when they are not there ("needs a
+     * database"); 0 and NULL where it parses with cli_parse. */
+    int n_positional;
+    const char *needs;
 };
 
 /* One option of a command. A flag sets *flag to 1; an option with a value
@@ -56,14 +61,14 @@ int cli_parse(int argc, char **argv, const struct cli_option *opts,
               const char **positional, int max_positional, int *n_positional,
               const struct cli_command *cmd);
 
-/* The prologue of a command with exactly n positional arguments:
- * cli_parse, then the count checked. Returns 1 when the command goes on
- * (positional[0..n-1] set); 0 when it must return *status at once:
- * CLI_OK after --help, CLI_USAGE after a usage error (a wrong count says
- * "rulelab CMD: needs" and the usage hint). */
+/* The prologue of a command with exactly cmd->n_positional positional
+ * arguments: cli_parse, then the count checked. Returns 1 when the
+ * command goes on (positional[0..n_positional-1] set); 0 when it must
+ * return *status at once: CLI_OK after --help, CLI_USAGE after a usage
+ * error (a wrong count says "rulelab CMD: " cmd->needs and the usage
+ * hint). */
 int cli_parse_exact(int argc, char **argv, const struct cli_option *opts,
-                    const char **positional, int n,
-                    const struct cli_command *cmd, const char *needs,
+                    const char **positional, const struct cli_command *cmd,
                     int *status);
 
 /* Prints "rulelab CMD: message" and the usage hint on stderr; returns

@@ -142,7 +142,7 @@ static int run_bench(int argc, char **argv)
 {
     const char *seconds_text = "3", *pos[1];
     long threads = 1, seed = 1, mcts_iterations = 300;
-    int json = 0, npos;
+    int json = 0, rc;
     const struct cli_option opts[] = {
         {.name = "--seconds", .value = &seconds_text},
         {.name = "--threads", .number = &threads, .min = 1, .max = 1024},
@@ -151,11 +151,8 @@ static int run_bench(int argc, char **argv)
         {.name = "--mcts-iterations", .number = &mcts_iterations,
          .max = 1000000000L},
         {.name = NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_bench);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1)
-        return cli_usage_error(&cmd_bench, "needs VARIANT");
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_bench, &rc))
+        return rc;
     char *end;
     double seconds = strtod(seconds_text, &end);
     /* Written as "not inside the range" so that NaN (every comparison
@@ -227,4 +224,4 @@ const struct cli_command cmd_bench = {
     "                ab_seconds, ab_nodes_per_sec, ab_signature, outcomes\n"
     "                and mcts_knowledge (config, iterations, seconds,\n"
     "                iterations_per_sec, nodes, value per configuration)\n",
-    run_bench};
+    run_bench, 1, "needs VARIANT"};

@@ -17,25 +17,8 @@
 
 #include "claim.h"
 #include "cli.h"
+#include "slurm.h"
 #include "solver.h"
-
-/* Writes " word" to f, in single quotes unless it is made of characters
- * that a shell takes literally. */
-static void print_shell_word(FILE *f, const char *word)
-{
-    if (*word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
-                        "VWXYZ0123456789-_./=:,+@%") == strlen(word)) {
-        fprintf(f, " %s", word);
-        return;
-    }
-    fputs(" '", f);
-    for (const char *p = word; *p; p++)
-        if (*p == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*p, f);
-    fputc('\'', f);
-}
 
 /* Whether the certificate folder dir can take files: it is a writable
  * folder, or does not exist and its parent is one. Returns 0, or -1 after
@@ -74,7 +57,7 @@ static int run_claim(int argc, char **argv)
     const char *sweep = NULL, *certificates = NULL, *pos[1];
     long plies = 0, nodes = 200000, positions = 0, mb = 64;
     long threads = omp_get_num_procs();
-    int npos;
+    int rc;
     const struct cli_option opts[] = {
         {.name = "--sweep", .value = &sweep},
         {.name = "--certificates", .value = &certificates},
@@ -86,11 +69,10 @@ static int run_claim(int argc, char **argv)
         {.name = "--threads", .number = &threads, .min = 1, .max = 4096},
         {.name = "--mb", .number = &mb, .min = 1, .max = 1 << 20},
         {.name = NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_claim);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1 || !plies)
-        return cli_usage_error(&cmd_claim, "needs DB and --plies N");
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_claim, &rc))
+        return rc;
+    if (!plies)
+        return cli_usage_error(&cmd_claim, "%s", cmd_claim.needs);
     char folder[4200], db_dir[4096];
     snprintf(db_dir, sizeof db_dir, "%s", pos[0]);
     snprintf(folder, sizeof folder, "%s/certificates", dirname(db_dir));
@@ -128,8 +110,10 @@ static int run_claim(int argc, char **argv)
                 "are left. To resume, run the same command again:\n "
                 "rulelab claim", s.interrupted ? "interrupted" : "stopped",
                 s.positions, s.left);
-        for (int i = 1; i < argc; i++)
-            print_shell_word(stderr, argv[i]);
+        for (int i = 1; i < argc; i++) {
+            fputc(' ', stderr);
+            slurm_print_word(stderr, argv[i]);
+        }
         fprintf(stderr, "\n");
     }
     return rc != 0 || s.interrupted ? CLI_FAIL : CLI_OK;
@@ -163,4 +147,4 @@ const struct cli_command cmd_claim = {
     "  --mb X         transposition table per thread, MiB (default 64)\n"
     "  --certificates DIR  where certificates go (default: certificates/ in\n"
     "                 DB's folder)\n",
-    run_claim};
+    run_claim, 1, "needs DB and --plies N"};

@@ -208,11 +208,11 @@ static int answer(struct session *s, const struct command *c)
 /* `rulelab engine` (the run contract of struct cli_command). */
 static int run_engine(int argc, char **argv)
 {
+    int rc;
     const char *spec = NULL;
     const struct cli_option opts[] = {{.name = "--agent", .value = &spec},
                                       {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, NULL, 0, &cmd_engine, "", &rc))
+    if (!cli_parse_exact(argc, argv, opts, NULL, &cmd_engine, &rc))
         return rc;
     char err[4096], canonical[VARIANT_TEXT_MAX];
     if (!spec)
@@ -259,4 +259,4 @@ const struct cli_command cmd_engine = {
     "process when SPEC's budget is in nodes or iterations:\n"
     "  ext(cmd=\"rulelab engine --agent 'ab(nodes=5000)'\",nodes=1)\n\n"
     "  --agent SPEC  the agent to serve, e.g. ab(nodes=5000)\n",
-    run_engine};
+    run_engine, 0, NULL};

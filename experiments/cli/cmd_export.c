@@ -22,6 +22,7 @@
  * CLI_FAIL when the database cannot be read or a write fails. */
 static int run_export(int argc, char **argv)
 {
+    int rc;
     const char *out_path = NULL, *games_path = NULL, *pos[1];
     int csv = 0;
     const struct cli_option opts[] = {
@@ -29,9 +30,7 @@ static int run_export(int argc, char **argv)
         {.name = "--out", .value = &out_path},
         {.name = "--games", .value = &games_path},
         {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_export,
-                         "needs DB and --csv or --games FILE", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_export, &rc))
         return rc;
     if (csv == !!games_path)
         return cli_usage_error(&cmd_export, "needs DB and one of --csv and "
@@ -94,4 +93,4 @@ const struct cli_command cmd_export = {
     "reads back (docs/play.md, Games as text).\n"
     "FILE is written whole or not at all (beside it, then renamed); it may\n"
     "not be DB itself or any other database.\n",
-    run_export};
+    run_export, 1, "needs DB and --csv or --games FILE"};

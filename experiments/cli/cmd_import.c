@@ -70,12 +70,11 @@ static void remove_made(const char *path)
 /* `rulelab import` (the run contract of struct cli_command). */
 static int run_import(int argc, char **argv)
 {
+    int rc;
     const char *db = NULL, *pos[1];
     const struct cli_option opts[] = {{.name = "--db", .value = &db},
                                       {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_import,
-                         "needs FILE and --db DB", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_import, &rc))
         return rc;
     if (!db)
         return cli_usage_error(&cmd_import, "needs FILE and --db DB");
@@ -130,4 +129,4 @@ const struct cli_command cmd_import = {
     "number, and nothing is written (a DB this made is removed again). A\n"
     "game DB holds already is kept as it is and counted.\n\n"
     "  --db DB  the database to write\n",
-    run_import};
+    run_import, 1, "needs FILE and --db DB"};

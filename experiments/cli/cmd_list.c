@@ -58,4 +58,4 @@ const struct cli_command cmd_list = {
     "GAME(key=value,...), e.g. tafl(first=defenders,repetition_limit=2).\n"
     "Without GAME, also every agent kind with its parameters; an agent is\n"
     "written the same way, e.g. mcts(iterations=2000,c=1.4).\n",
-    run_list};
+    run_list, 0, NULL};

@@ -129,4 +129,4 @@ const struct cli_command cmd_merge = {
     "Example, a sweep in 4 shards:\n"
     "  rulelab run sweep.ini --shard 0/4 --db s0.db   # ... to --shard 3/4\n"
     "  rulelab merge all.db s0.db s1.db s2.db s3.db\n",
-    run_merge};
+    run_merge, 0, NULL};

@@ -31,15 +31,14 @@ static void say_progress(long done, long total)
  * holds a game that does not replay. */
 static int run_metrics(int argc, char **argv)
 {
+    int rc;
     const char *sweep = NULL, *pos[1];
     int quiet = 0;
     const struct cli_option opts[] = {
         {.name = "--sweep", .value = &sweep},
         {.name = "--quiet", .flag = &quiet},
         {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_metrics,
-                         "needs a database", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_metrics, &rc))
         return rc;
     struct stat sb;
     if (stat(pos[0], &sb) != 0) {
@@ -86,4 +85,4 @@ const struct cli_command cmd_metrics = {
     "it).\n\n"
     "  --sweep NAME  only the games of this sweep\n"
     "  --quiet       no progress line\n",
-    run_metrics};
+    run_metrics, 1, "needs a database"};

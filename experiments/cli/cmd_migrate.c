@@ -17,13 +17,12 @@
  * after; CLI_FAIL when DB does not exist or cannot be opened. */
 static int run_migrate(int argc, char **argv)
 {
+    int rc;
     const char *pos[1];
     int before;
     const struct cli_option opts[] = {
         {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_migrate,
-                         "needs a database", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_migrate, &rc))
         return rc;
     char err[1024];
     struct store *st;
@@ -54,4 +53,4 @@ const struct cli_command cmd_migrate = {
     "version, keeping every row (`run` does the same when it opens one).\n"
     "`report`, `export` and `replay` read only this version and say so.\n"
     "A database that fails SQLite's quick_check is refused, unchanged.\n",
-    run_migrate};
+    run_migrate, 1, "needs a database"};

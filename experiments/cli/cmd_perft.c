@@ -46,18 +46,15 @@ static int perft_or_report(const struct game *g, const void *st, int depth,
 static int run_perft(int argc, char **argv)
 {
     const char *position = NULL, *moves = NULL, *pos[2];
-    int divide = 0, force = 0, npos;
+    int divide = 0, force = 0, rc;
     const struct cli_option opts[] = {
         {.name = "--position", .value = &position},
         {.name = "--moves", .value = &moves},
         {.name = "--divide", .flag = &divide},
         {.name = "--force", .flag = &force},
         {.name = NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 2, &npos, &cmd_perft);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 2)
-        return cli_usage_error(&cmd_perft, "needs VARIANT and DEPTH");
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_perft, &rc))
+        return rc;
     long depth;
     if (cli_parse_int(pos[1], "DEPTH", 0, PERFT_FORCED_MAX_DEPTH, &depth) != 0)
         return CLI_USAGE;
@@ -110,4 +107,4 @@ const struct cli_command cmd_perft = {
     "  --moves LIST     moves in the game's notation, separated by spaces\n"
     "  --divide         print the count under each first move\n"
     "  --force          allow DEPTH beyond the game's limit (up to 20)\n",
-    run_perft};
+    run_perft, 2, "needs VARIANT and DEPTH"};

@@ -178,7 +178,7 @@ static int run_play(int argc, char **argv)
     const char *agents_text = NULL, *position = NULL, *moves = NULL, *pos[1];
     const char *engines = NULL;
     long seed = 1;
-    int show = 0, npos;
+    int show = 0, rc;
     const struct cli_option opts[] = {
         {.name = "--agents", .value = &agents_text},
         {.name = "--seed", .number = &seed, .max = 0x7fffffffL},
@@ -187,15 +187,13 @@ static int run_play(int argc, char **argv)
         {.name = "--show", .flag = &show},
         {.name = "--engines", .value = &engines},
         {.name = NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_play);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_play, &rc))
+        return rc;
     char why[4096];
     if (engines && ext_engines_load(engines, why, sizeof why) != 0)
         return cli_usage_error(&cmd_play, "--engines: %s", why);
-    if (npos != 1 || !agents_text)
-        return cli_usage_error(&cmd_play, "needs VARIANT and --agents "
-                               "SPEC0,SPEC1");
+    if (!agents_text)
+        return cli_usage_error(&cmd_play, "%s", cmd_play.needs);
     char specs[2][VARIANT_TEXT_MAX];
     int split = split_agents(agents_text, specs[0], specs[1], sizeof specs[0]);
     if (split == -2)
@@ -266,4 +264,4 @@ const struct cli_command cmd_play = {
     "  --moves LIST     play these moves first\n"
     "  --engines FILE   the engines file that names the programs of\n"
     "                   ext(engine=NAME) agents (docs/protocol.md)\n",
-    run_play};
+    run_play, 1, "needs VARIANT and --agents SPEC0,SPEC1"};

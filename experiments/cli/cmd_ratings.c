@@ -34,15 +34,14 @@ static int parse_anchor(const char *text, char *spec, size_t n, double *elo)
  * the output is lost. */
 static int run_ratings(int argc, char **argv)
 {
+    int rc;
     const char *format = "table", *sweep = NULL, *anchor_text = NULL, *pos[1];
     const struct cli_option opts[] = {
         {.name = "--format", .value = &format},
         {.name = "--sweep", .value = &sweep},
         {.name = "--anchor", .value = &anchor_text},
         {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_ratings,
-                         "needs a database", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_ratings, &rc))
         return rc;
     int f = cli_parse_format(&cmd_ratings, format);
     if (f < 0)
@@ -102,4 +101,4 @@ const struct cli_command cmd_ratings = {
     "                    short name from a sweep file) at ELO; default:\n"
     "                    random at 0 where it played, else the first agent\n"
     "                    of the sweep file, at 0\n",
-    run_ratings};
+    run_ratings, 1, "needs a database"};

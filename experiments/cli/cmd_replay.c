@@ -96,14 +96,13 @@ static int compare_end(const struct game *g, const void *state, int flip,
  * from what is stored. */
 static int run_replay(int argc, char **argv)
 {
+    int rc;
     const char *pos[2];
     int show = 0;
     const struct cli_option opts[] = {
         {.name = "--show", .flag = &show},
         {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 2, &cmd_replay,
-                         "needs DB and GAME_ID", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_replay, &rc))
         return rc;
     long id;
     if (cli_parse_int(pos[1], "GAME_ID", 1, 0x7fffffffffffffffL, &id) != 0)
@@ -163,4 +162,4 @@ const struct cli_command cmd_replay = {
     "follow; a game with an opening is set up from it first (its length\n"
     "counts the agents' moves). Exits 0 when consistent, 1 otherwise.\n\n"
     "  --show   print each move and the board after it\n",
-    run_replay};
+    run_replay, 2, "needs DB and GAME_ID"};

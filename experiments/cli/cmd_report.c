@@ -48,6 +48,7 @@ static int write_report(const struct report *r, int f,
  * lost. */
 static int run_report(int argc, char **argv)
 {
+    int rc;
     const char *format = "table", *sweep = NULL, *compare = NULL, *pos[1];
     const char *delta_text = NULL, *alpha_text = NULL, *out_path = NULL;
     int metrics = 0, skill = 0;
@@ -61,9 +62,7 @@ static int run_report(int argc, char **argv)
         {.name = "--alpha", .value = &alpha_text},
         {.name = "--out", .value = &out_path},
         {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_report,
-                         "needs a database", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_report, &rc))
         return rc;
     int html = strcmp(format, "html") == 0;
     int f = html ? REPORT_TABLE : cli_parse_format(&cmd_report, format);
@@ -216,4 +215,4 @@ const struct cli_command cmd_report = {
     "  --delta D      the skill trace's equivalence margin on the seat-0\n"
     "                 score difference (default 0.05; 0 < D < 0.5)\n"
     "  --alpha A      its tests' level (default 0.05; 0 < A < 0.5)\n",
-    run_report};
+    run_report, 1, "needs a database"};

@@ -195,8 +195,7 @@ static int read_args(int argc, char **argv, struct run_args *a, int *rc)
         {.name = "--quiet", .flag = &a->quiet},
         {.name = "--dry-run", .flag = &a->dry},
         {.name = NULL}};
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_run,
-                         "needs a sweep file", rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_run, rc))
         return 0;
     a->sweep = pos[0];
     /* The first problem found is said, and the status is CLI_USAGE. */
@@ -453,4 +452,4 @@ const struct cli_command cmd_run = {
     "               run ends, is what `report DB --format html` prints\n\n"
     "The sweep file format is in docs/sweeps.md and\n"
     "experiments/sweep/sweep.h; ready sweeps are in experiments/sweeps/.\n",
-    run_run};
+    run_run, 1, "needs a sweep file"};

@@ -12,14 +12,13 @@
  * legal moves. */
 static int run_show(int argc, char **argv)
 {
+    int rc;
     const char *position = NULL, *moves = NULL, *pos[1];
     const struct cli_option opts[] = {
         {.name = "--position", .value = &position},
         {.name = "--moves", .value = &moves},
         {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_show,
-                         "needs VARIANT", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_show, &rc))
         return rc;
     struct variant v;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
@@ -54,4 +53,4 @@ const struct cli_command cmd_show = {
     "usage: rulelab show VARIANT [--position TEXT] [--moves \"m1 m2 ...\"]\n\n"
     "Draws the board of VARIANT's start (or --position) after --moves, with\n"
     "the position text, the side to move (or the result) and the legal moves.\n",
-    run_show};
+    run_show, 1, "needs VARIANT"};

@@ -84,16 +84,6 @@ static int check_dir_text(const char *dir)
     return -1;
 }
 
-/* Prints path as a shell word: as it is when it needs no quotes. */
-static void print_word(const char *path)
-{
-    if (strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                     "0123456789/._-+=:,@%") == strlen(path))
-        fputs(path, stdout);
-    else
-        slurm_quote(stdout, path);
-}
-
 /* Copies the file `from` to `to` through to.tmp, renamed into place.
  * Returns 0, or -1 after saying why. */
 static int copy_file(const char *from, const char *to)
@@ -236,8 +226,7 @@ static int read_args(int argc, char **argv, struct slurm_args *a, int *rc)
         {.name = "--calibrate", .value = &a->calibrate_text},
         {.name = "--submit", .flag = &a->submit},
         {.name = NULL}};
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_slurm,
-                         "needs a sweep file", rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_slurm, rc))
         return 0;
     a->sweep = pos[0];
     *rc = CLI_USAGE;
@@ -410,9 +399,9 @@ static int run_slurm(int argc, char **argv)
         goto done;
     }
     printf("submit them with:\n  jid=$(sbatch --parsable ");
-    print_word(tasks_script);
+    slurm_print_word(stdout, tasks_script);
     printf(") && sbatch --dependency=afterany:${jid%%%%;*} ");
-    print_word(merge_script);
+    slurm_print_word(stdout, merge_script);
     printf("\n");
     rc = CLI_OK;
 done:
@@ -480,4 +469,4 @@ const struct cli_command cmd_slurm = {
     "  cat /shared/me/fm/logs/merge-*.out           # incomplete shards, if any\n"
     "  sbatch --array=3 /shared/me/fm/tasks.sbatch  # one again, then:\n"
     "  sbatch /shared/me/fm/merge.sbatch            # -> /shared/me/fm/first_mover.db\n",
-    run_slurm};
+    run_slurm, 1, "needs a sweep file"};

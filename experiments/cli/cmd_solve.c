@@ -216,7 +216,7 @@ static int run_solve(int argc, char **argv)
     const char *split = NULL, *shard_text = NULL;
     /* 0 threads and part -1: not given (their ranges start above) */
     long plies = 0, nodes = 0, mb = 256, threads = 0, part = -1;
-    int npos;
+    int rc;
     const struct cli_option opts[] = {
         {.name = "--position", .value = &position},
         {.name = "--moves", .value = &moves},
@@ -230,11 +230,10 @@ static int run_solve(int argc, char **argv)
         {.name = "--threads", .number = &threads, .min = 1, .max = 4096},
         {.name = "--part", .number = &part, .max = GAME_MAX_MOVES - 1},
         {.name = NULL}};
-    int rc = cli_parse(argc, argv, opts, pos, 1, &npos, &cmd_solve);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    if (npos != 1 || !plies)
-        return cli_usage_error(&cmd_solve, "needs VARIANT and --plies N");
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_solve, &rc))
+        return rc;
+    if (!plies)
+        return cli_usage_error(&cmd_solve, "%s", cmd_solve.needs);
     struct shard sh = {0, 1, NULL};
     char why[512];
     if ((shard_text || threads || part >= 0) && !split)
@@ -362,4 +361,4 @@ const struct cli_command cmd_solve = {
     "1: `rulelab-disproof 2`) alone, whatever --threads, --mb, --shard or\n"
     "--part: at a defender's turn the first refuting reply in the move\n"
     "generator's order, links by the position's canonical bytes.\n",
-    run_solve};
+    run_solve, 1, "needs VARIANT and --plies N"};

@@ -417,4 +417,4 @@ const struct cli_command cmd_tactics = {
     "games.\n"
     "Exit status: 0, 1 on a failure (a missing or bad set file, a check\n"
     "that failed, verify finding a bad line), 2 on a usage error.\n",
-    run_tactics};
+    run_tactics, 0, NULL};

@@ -112,8 +112,7 @@ static int read_args(int argc, char **argv, struct tune_args *a, int *rc)
         {.name = "--agent", .value = &a->agent},
         {.name = "--save", .flag = &a->save},
         {.name = NULL}};
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_tune,
-                         "needs a database", rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_tune, rc))
         return 0;
     a->db = pos[0];
     a->o.sweep = a->sweep;
@@ -288,4 +287,4 @@ const struct cli_command cmd_tune = {
     "  --save          also keep the fitted weights in DB's tunings table\n"
     "                  (it writes DB, so not while a run writes it); `rulelab\n"
     "                  report` then shows each variant's latest\n",
-    run_tune};
+    run_tune, 1, "needs a database"};

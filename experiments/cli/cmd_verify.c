@@ -85,6 +85,7 @@ static int verify_split(const char *dir, int threads, int recheck,
  * "FILE: valid: ..." (CLI_OK) or "FILE: INVALID: line L: ..." (CLI_FAIL). */
 static int run_verify(int argc, char **argv)
 {
+    int rc;
     const char *pos[1], *journal = NULL;
     int recheck = 0;
     long threads = omp_get_num_procs();
@@ -93,9 +94,7 @@ static int run_verify(int argc, char **argv)
         {.name = "--recheck", .flag = &recheck},
         {.name = "--journal", .value = &journal},
         {.name = NULL}};
-    int rc;
-    if (!cli_parse_exact(argc, argv, opts, pos, 1, &cmd_verify,
-                         "needs a proof file", &rc))
+    if (!cli_parse_exact(argc, argv, opts, pos, &cmd_verify, &rc))
         return rc;
     struct stat sb;
     if (stat(pos[0], &sb) == 0 && S_ISDIR(sb.st_mode))
@@ -190,4 +189,4 @@ const struct cli_command cmd_verify = {
     "that verified them (`# format N`, `# build X` lines); journals of\n"
     "builds before 2026-12-05 have neither. scripts/regen_part.sh solves a\n"
     "journal's part again and compares its SHA-256.\n",
-    run_verify};
+    run_verify, 1, "needs a proof file"};

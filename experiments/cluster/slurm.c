@@ -25,6 +25,15 @@ void slurm_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+void slurm_print_word(FILE *f, const char *s)
+{
+    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789/._-+=:,@%") == strlen(s))
+        fputs(s, f);
+    else
+        slurm_quote(f, s);
+}
+
 /* FNV-1a of s: names the node-local folder after DIR, so two sweeps of
  * one name in different folders never share a live database. */
 static uint32_t dir_hash(const char *s)

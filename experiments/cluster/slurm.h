@@ -49,6 +49,10 @@ int slurm_write_scripts(const struct slurm_job *j, char *err, size_t errsz);
 /* Writes s to f as one shell word in single quotes. */
 void slurm_quote(FILE *f, const char *s);
 
+/* Writes s to f as one shell word: as it is when it is not empty and a
+ * shell takes every character of it literally, else as slurm_quote. */
+void slurm_print_word(FILE *f, const char *s);
+
 /* Runs `sbatch --parsable ARGS SCRIPT` (SCRIPT quoted for the shell) and
  * reads the job id into id (n bytes). Returns 0, or -1 with a message:
  * sbatch could not run, failed, or printed no job id. */

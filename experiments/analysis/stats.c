@@ -234,6 +234,25 @@ static double upper_tail(long b, long n, double p)
     return exp(log_dbinom(b, n, p)) * sum;
 }
 
+/* Where "x counts" (log_dbinom(x, n, p0) <= limit) changes between lo
+ * and hi (lo < hi, neither evaluated: they may be -1 and n + 1), given
+ * that it changes once: counts at lo and not at hi when lo_counts, the
+ * other way round otherwise. Returns the counting end of the change (the
+ * last x that counts when lo_counts, else the first), found by binary
+ * search; lo or hi themselves when no x between them counts. */
+static long counting_edge(long lo, long hi, int lo_counts, long n, double p0,
+                          double limit)
+{
+    while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        if ((log_dbinom(mid, n, p0) <= limit) == lo_counts)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo_counts ? lo : hi;
+}
+
 double stats_binomial_two_sided_p(long k, long n, double p0)
 {
     assert(n >= 0 && k >= 0 && k <= n);
@@ -253,28 +272,10 @@ double stats_binomial_two_sided_p(long k, long n, double p0)
     if (log_dbinom(mode, n, p0) <= limit)
         return 1.0; /* k is as likely as the mode: every outcome counts */
 
-    /* a: the last outcome at or below the mode that counts (-1: none).
-     * Invariant: lo counts (or is -1), hi does not. */
-    long lo = -1, hi = mode;
-    while (hi - lo > 1) {
-        long mid = lo + (hi - lo) / 2;
-        if (log_dbinom(mid, n, p0) <= limit)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    long a = lo;
-    /* b: the first outcome above the mode that counts (n + 1: none). */
-    lo = mode;
-    hi = n + 1;
-    while (hi - lo > 1) {
-        long mid = lo + (hi - lo) / 2;
-        if (log_dbinom(mid, n, p0) <= limit)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    long b = hi;
+    /* a: the last outcome at or below the mode that counts (-1: none);
+     * b: the first outcome above the mode that counts (n + 1: none). */
+    long a = counting_edge(-1, mode, 1, n, p0, limit);
+    long b = counting_edge(mode, n + 1, 0, n, p0, limit);
     double pv = lower_tail(a, n, p0) + upper_tail(b, n, p0);
     return pv < 1.0 ? pv : 1.0;
 }

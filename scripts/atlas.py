@@ -14,7 +14,10 @@ Per variant, the rungs are the self-play cells (an agent spec against
 itself), ordered by their node budget. The top rung is the largest budget,
 the second the next:
   - seat-0 score = (seat-0 wins + draws / 2) / games, 95% Wilson interval;
-    draw rate, mean plies, and the share of games ended by the ply cap;
+    draw rate, mean plies, and the share of games ended by the ply cap
+    (a cell over 5% is named, with how much of its capped games' last
+    1,000 plies undoes the same side's move before: a piece stepping
+    back and forth, the median over those games);
   - d = top's seat-0 score minus second's. Paired where every game i of
     the top rung has a game i of the second that started from the same
     opening (the atlas plays game i of every rung from one opening): the
@@ -100,13 +103,14 @@ def rung_name(spec):
 def load(db, sanity):
     """Games by variant: {variant: {(spec0, spec1): [game rows]}}, each row
     (game_index, score for seat 0, drawn, plies, reason, opening key,
-    duration_ms): the games of the sanity sweeps (names ending in _start,
+    duration_ms, moves of a game ended by the ply cap else None): the games of the sanity sweeps (names ending in _start,
     from the variant's start) when `sanity`, else of the other sweeps."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     rows = con.execute(
         "SELECT v.canonical, a0.spec, a1.spec, g.game_index, g.result,"
         " g.plies, g.reason, g.opening_position || '|' || g.opening,"
-        " g.duration_ms FROM games g JOIN cells c ON c.id = g.cell_id"
+        " g.duration_ms, CASE WHEN g.reason = 'ply_cap' THEN g.moves END"
+        " FROM games g JOIN cells c ON c.id = g.cell_id"
         " JOIN sweeps s ON s.id = c.sweep_id"
         " JOIN variants v ON v.id = c.variant_id"
         " JOIN agents a0 ON a0.id = c.agent0_id"
@@ -116,11 +120,23 @@ def load(db, sanity):
         (1 if sanity else 0,)).fetchall()
     con.close()
     out = {}
-    for var, s0, s1, idx, result, plies, reason, opening, ms in rows:
+    for var, s0, s1, idx, result, plies, reason, opening, ms, moves in rows:
         score = 1.0 if result == "seat0" else 0.0 if result == "seat1" else 0.5
         out.setdefault(var, {}).setdefault((s0, s1), []).append(
-            (idx, score, result == "draw", plies, reason, opening, ms))
+            (idx, score, result == "draw", plies, reason, opening, ms, moves))
     return out
+
+
+def undo_share(moves):
+    """The share of the last 1,000 plies of a move list whose move undoes
+    the same side's move before it (from and to squares swapped)."""
+    squares = [re.match(r"([a-z]\d+)[-x]?([a-z]\d+)", m)
+               for m in moves.split()[-1000:]]
+    pairs = [q.groups() if q else None for q in squares]
+    undone = sum(1 for i in range(2, len(pairs))
+                 if pairs[i] and pairs[i - 2]
+                 and pairs[i] == pairs[i - 2][::-1])
+    return undone / max(1, len(pairs) - 2)
 
 
 def summary(games):
@@ -133,8 +149,10 @@ def summary(games):
     for g in games:
         if g[1] == 1.0:
             reasons[g[4]] = reasons.get(g[4], 0) + 1
+    undo = sorted(undo_share(g[7]) for g in games if g[7] is not None)
     return dict(n=n, pts=pts, score=pts / n, lo=lo, hi=hi, draw=draws / n,
-                plies=sum(g[3] for g in games) / n, cap=cap / n,
+                plies=sum(g[3] for g in games) / n, cap=cap / n, capped=cap,
+                undo=undo[len(undo) // 2] if undo else None,
                 ms=sum(g[6] for g in games) / n,
                 reasons=", ".join(f"{k} {v}" for k, v in sorted(
                     reasons.items())) or "none")
@@ -261,6 +279,14 @@ def print_tables(rows, delta, alpha):
             for spec, m in r["rungs"]) for r in mine)
         print(f"Share of games ended by the ply cap, per self-play cell: "
               f"{caps}.\n")
+        for r in mine:
+            for spec, m in r["rungs"]:
+                if m["cap"] > 0.05:
+                    print(f"Over the 5% limit: {r['label']}, "
+                          f"{rung_name(spec)}: {m['capped']} of {m['n']} "
+                          "games ended by the ply cap; in the median of "
+                          f"them {100 * m['undo']:.1f}% of the last 1,000 "
+                          "plies undo the same side's move before.\n")
         for r in mine:
             if "test" in r and r["test"][0] == "still moving":
                 s = r["sum"]

@@ -34,6 +34,10 @@ has() { if grep -qF -- "$2" "$dir/out.md"; then ok "$1"; else
 # -0.1 + sqrt(0.35^2 + 0.287^2) = +0.353; pooled z test: pbar = 8/14,
 # var = pbar (1 - pbar) (1/4 + 1/10) = 0.0857, z = -0.1 / 0.2928 = -0.342,
 # p = 0.733 (Holm: the one comparison, the same).
+# Its ply cap share, 1 of 4, is over 5%: the capped game's moves e1e2 a5a6
+# e2e1 a6a5 e1e3 undo the same side's move before at the 3rd (e2e1 after
+# e1e2) and 4th (a6a5 after a5a6), not the 5th (e1e3): 2 of the 3 that
+# have a move two plies back, 66.7%.
 sqlite3 "$dir/small.db" <"$here/fixtures/atlas_small.sql"
 "$bin" list >"$dir/list.txt"
 /usr/bin/python3 "$root/scripts/atlas.py" "$dir/small.db" \
@@ -41,6 +45,7 @@ sqlite3 "$dir/small.db" <"$here/fixtures/atlas_small.sql"
 has "the default's row" "| default | ab 20k nodes | 10 | 0.600 (0.313-0.832) | 0.200 | 40.0 | 0.000 | still moving: d = +0.150 (+0.024 to +0.276), p = 0.0495, power 0.00 (paired, 10 openings) | n/a |"
 has "repetition_limit=0's row" "| repetition_limit=0 | ab 20k nodes | 4 | 0.500 (0.150-0.850) | 0.500 | 170.0 | 0.250 | not enough games: one rung | n/a |"
 has "the comparison" "| tafl | repetition_limit=0 | default | -0.100 (-0.520 to +0.353) | 0.733 | 0.733 |"
+has "the cell over the ply cap limit" "Over the 5% limit: repetition_limit=0, ab 20k nodes: 1 of 4 games ended by the ply cap; in the median of them 66.7% of the last 1,000 plies undo the same side's move before."
 
 # 2. results/atlas.md, atlas.svg and atlas.html are what the script
 # prints now

@@ -31,6 +31,7 @@
 
 #include "clock.h"
 #include "protocol.h"
+#include "text_buffer.h"
 
 /* ---- the programs ------------------------------------------------------ */
 
@@ -429,8 +430,8 @@ struct ext_agent {
     long long ms, nodes, grace;
     int started;
     enum end_reason forfeited; /* REASON_NONE, or why it forfeited */
-    char *moves; /* "position" line so far: start, opening, moves */
-    size_t len, cap;
+    struct text_buffer line; /* "position" line so far: start, opening,
+                              * moves */
     int n_moves; /* moves after the opening */
 };
 
@@ -493,20 +494,7 @@ static int ext_resolve(double *values, struct spec_texts *texts, char *err,
 /* Appends text to the agent's position line. 0 or -1 (memory). */
 static int append(struct ext_agent *a, const char *text)
 {
-    size_t len = strlen(text);
-    if (a->len + len + 1 > a->cap) {
-        size_t cap = a->cap ? a->cap : 256;
-        while (a->len + len + 1 > cap)
-            cap *= 2;
-        char *grown = realloc(a->moves, cap);
-        if (!grown)
-            return -1;
-        a->moves = grown;
-        a->cap = cap;
-    }
-    memcpy(a->moves + a->len, text, len + 1);
-    a->len += len;
-    return 0;
+    return text_buffer_append(&a->line, text);
 }
 
 /* Sends text to the program; a failed write marks it dead. */
@@ -525,7 +513,7 @@ static void ext_start(void *self, const struct game *g, const char *variant,
     char line[VARIANT_TEXT_MAX + 64];
     (void)g;
     a->started = 1;
-    a->len = 0;
+    text_buffer_truncate(&a->line, 0);
     a->n_moves = 0;
     int n = snprintf(line, sizeof line, "newgame %s %llu\n", variant,
                      (unsigned long long)a->seed);
@@ -569,7 +557,7 @@ static void send_turn(struct ext_agent *a, const struct game *g,
 {
     char go[128];
     move_t moves[GAME_MAX_MOVES];
-    size_t mark = a->len;
+    size_t mark = a->line.len;
     int fail = append(a, "\n");
     if (a->p->want_legal) {
         int n = g->legal_moves(st, moves);
@@ -587,10 +575,9 @@ static void send_turn(struct ext_agent *a, const struct game *g,
     if (fail)
         a->p->dead = 1;
     else
-        send_text(a, a->moves, a->len);
-    a->len = mark; /* the position line again, without its end */
-    if (a->moves)
-        a->moves[mark] = '\0';
+        send_text(a, a->line.s, a->line.len);
+    /* the position line again, without its end */
+    text_buffer_truncate(&a->line, mark);
 }
 
 /* Ends the agent's game by forfeit: why into the log, the program stopped. */
@@ -718,7 +705,7 @@ static void ext_destroy(void *self)
     }
     pthread_mutex_unlock(&pool_lock);
     pool_return(a->p);
-    free(a->moves);
+    free(a->line.s);
     free(a);
 }
 

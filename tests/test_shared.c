@@ -3,7 +3,8 @@
  * own: notation (squares, the board field both ways, move text), the
  * piece lists against a naive set, the history ring against a naive count
  * of repetitions, and struct game_head's seat mapping, results and the
- * order of the draws by count. The games' own suites test the same code
+ * order of the draws by count, and the growable text against a naive
+ * concatenation. The games' own suites test the same code
  * through each game's rules; this suite pins the contracts in the headers.
  * Expected values are derived by hand in the comments, or computed by the
  * naive versions here.
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -22,6 +24,7 @@
 #include "notation.h"
 #include "piece_list.h"
 #include "rng.h"
+#include "text_buffer.h"
 
 /* tafl's mailbox: (rank + 1) * 11 + file + 1; a 10x10 board without one. */
 static const struct board_geometry tafl_like = {9, 9, 11, 12};
@@ -286,6 +289,40 @@ static void test_game_head(void **state)
     assert_int_equal(game_count_draw(0, 0, 0, 100000, 0), REASON_NONE);
 }
 
+/* text_buffer: 1,000 appends of pieces 0 to 12 bytes long (past the first
+ * 256 bytes, so the storage grows several times), each checked against
+ * the same text concatenated into a fixed array, with cuts back to an
+ * earlier length every 97th step, as ext.c does after each turn. */
+static void test_text_buffer(void **state)
+{
+    (void)state;
+    struct text_buffer b = {0};
+    text_buffer_truncate(&b, 0); /* no storage yet: nothing to cut */
+    assert_null(b.s);
+    static char naive[16384];
+    size_t len = 0;
+    uint64_t r = 5;
+    for (int i = 0; i < 1000; i++) {
+        char piece[16];
+        size_t n = (size_t)(rng_splitmix64(&r) % 13);
+        for (size_t k = 0; k < n; k++)
+            piece[k] = (char)('a' + (i + (int)k) % 26);
+        piece[n] = '\0';
+        assert_int_equal(text_buffer_append(&b, piece), 0);
+        memcpy(naive + len, piece, n + 1);
+        len += n;
+        if (i % 97 == 96) {
+            len /= 2;
+            naive[len] = '\0';
+            text_buffer_truncate(&b, len);
+        }
+        assert_int_equal(b.len, len);
+        assert_string_equal(b.s, naive);
+        assert_true(b.cap > b.len);
+    }
+    free(b.s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_piece_list),
         cmocka_unit_test(test_history),
         cmocka_unit_test(test_game_head),
+        cmocka_unit_test(test_text_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,14 +16,10 @@
 #include "agent.h"
 #include "cli.h"
 #include "protocol.h"
+#include "text_buffer.h"
 #include "version.h"
 
 /* A growable text. */
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
 struct session {
     const char *spec;
     struct agent *agent; /* NULL until a game's first position */
@@ -32,7 +28,7 @@ struct session {
     uint64_t seed;
     _Alignas(GAME_STATE_ALIGN) unsigned char st[GAME_MAX_STATE_SIZE];
     int valid; /* st is the last position sent, and the agent knows it */
-    struct text told; /* what the agent was told (told_text) */
+    struct text_buffer told; /* what the agent was told (told_text) */
     int told_moves; /* moves the agent has been told */
 };
 
@@ -43,32 +39,17 @@ static void complain(const char *what, const char *detail)
 }
 
 /* Appends word and a space to t. 0 or -1 (memory). */
-static int add_word(struct text *t, const char *word)
+static int add_word(struct text_buffer *t, const char *word)
 {
-    size_t len = strlen(word);
-    if (t->len + len + 2 > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 1024;
-        while (t->len + len + 2 > cap)
-            cap *= 2;
-        char *grown = realloc(t->s, cap);
-        if (!grown)
-            return -1;
-        t->s = grown;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, word, len);
-    t->len += len;
-    t->s[t->len++] = ' ';
-    t->s[t->len] = '\0';
-    return 0;
+    return text_buffer_append(t, word) || text_buffer_append(t, " ") ? -1 : 0;
 }
 
 /* Writes into t (emptied) the words of c's start, its opening and its
  * first n moves, with a '|' after the start and after the opening: what
  * the agent has been told once it knows those moves. 0 or -1. */
-static int told_text(const struct command *c, int n, struct text *t)
+static int told_text(const struct command *c, int n, struct text_buffer *t)
 {
-    t->len = 0;
+    text_buffer_truncate(t, 0);
     int fail = add_word(t, c->position[0] ? c->position : "startpos")
                || add_word(t, "|");
     for (int i = 0; i < c->n_opening; i++)
@@ -82,7 +63,7 @@ static int told_text(const struct command *c, int n, struct text *t)
 /* Whether c's position extends what the agent has been told. */
 static int extends(struct session *s, const struct command *c)
 {
-    struct text t = {0};
+    struct text_buffer t = {0};
     int same = s->valid && s->agent && c->n_moves >= s->told_moves
                && told_text(c, s->told_moves, &t) == 0
                && t.len == s->told.len && memcmp(t.s, s->told.s, t.len) == 0;

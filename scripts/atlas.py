@@ -35,8 +35,9 @@ the second the next:
     (rulelab_stats.ratings_fit, the fit `rulelab ratings` makes), every
     game of the variant, the anchor rung (the cheapest spec) at 0, with
     its 95% interval; n/a without cross-play games.
-Variant against variant, at the top rung (the same agent spec): each
-variant against its game's defaults, but Kings Landing against the rank
+Variant against variant, at the strongest rung both played (the same
+agent spec; a variant given a further rung keeps being compared with
+the others at the rung they share): each variant against its game's defaults, but Kings Landing against the rank
 below; Newcombe's 95% interval of the difference and the pooled z test's
 p, Holm-corrected across all comparisons (openings differ by variant, so
 these are unpaired).
@@ -299,8 +300,18 @@ def print_tables(rows, delta, alpha):
         print()
 
 
+def shared_rung(a, b):
+    """(spec, a's summary, b's summary) at the strongest self-play rung
+    that rows a and b both have, or None."""
+    mine = dict(a["rungs"])
+    theirs = dict(b["rungs"])
+    both = sorted(set(mine) & set(theirs), key=nodes_of)
+    return (both[-1], mine[both[-1]], theirs[both[-1]]) if both else None
+
+
 def comparisons(rows, defaults):
-    """(game, a, b): the pairs of rows compared."""
+    """(game, a, b, (spec, a's summary, b's summary)): the pairs of rows
+    compared, at their strongest shared rung."""
     out = []
     for game in ("tafl", "jetan", "serbest"):
         mine = {r["label"]: r for r in rows if r["game"] == game}
@@ -319,8 +330,9 @@ def comparisons(rows, defaults):
                               and all(x["params"][k] == v
                                       for k, v in r["params"].items()
                                       if k != key)), None)
-            if other is not None and other["top"] == r["top"]:
-                out.append((game, r, other))
+            shared = shared_rung(r, other) if other is not None else None
+            if shared is not None:
+                out.append((game, r, other, shared))
     return out
 
 
@@ -329,20 +341,21 @@ def print_comparisons(rows, defaults):
     if not pairs:
         return
     ps, lines = [], []
-    for game, a, b in pairs:
-        x, y = a["sum"], b["sum"]
+    for game, a, b, (spec, x, y) in pairs:
         lo, hi = rs.newcombe_diff(x["pts"], x["n"], y["pts"], y["n"])
         p = rs.two_proportion_p(x["pts"], x["n"], y["pts"], y["n"])
         ps.append(p)
-        lines.append((game, a["label"], b["label"], x["score"] - y["score"],
-                      lo, hi, p))
+        lines.append((game, a["label"], b["label"], rung_name(spec),
+                      x["score"] - y["score"], lo, hi, p))
     holm = rs.holm(ps)
-    print("### Variant against variant (top rung, seat-0 score)\n")
-    print("| game | variant | against | difference (95%) | p | p (Holm) |")
-    print("|---|---|---|---|---|---|")
-    for (game, a, b, d, lo, hi, p), ph in zip(lines, holm):
-        print(f"| {game} | {a} | {b} | {d:+.3f} ({lo:+.3f} to {hi:+.3f}) | "
-              f"{p:.3g} | {ph:.3g} |")
+    print("### Variant against variant (seat-0 score at the strongest rung "
+          "both played)\n")
+    print("| game | variant | against | rung | difference (95%) | p "
+          "| p (Holm) |")
+    print("|---|---|---|---|---|---|---|")
+    for (game, a, b, rung, d, lo, hi, p), ph in zip(lines, holm):
+        print(f"| {game} | {a} | {b} | {rung} | {d:+.3f} ({lo:+.3f} to "
+              f"{hi:+.3f}) | {p:.3g} | {ph:.3g} |")
     print()
 
 

@@ -38,13 +38,23 @@ has() { if grep -qF -- "$2" "$dir/out.md"; then ok "$1"; else
 # e2e1 a6a5 e1e3 undo the same side's move before at the 3rd (e2e1 after
 # e1e2) and 4th (a6a5 after a5a6), not the 5th (e1e3): 2 of the 3 that
 # have a move two plies back, 66.7%.
+# repetition_limit=2 has only an ab 5k rung, 4 games all won by seat 0
+# (1.000): it is compared with the default at ab 5k, the strongest rung
+# both played (the default's ab 5k: 4.5 of 10, 0.450). d = +0.550;
+# Wilson 4/4: 0.510 to 1; 4.5/10: centre 12.842 / 27.683 = 0.4639, half
+# 1.96 x sqrt(3.8415 + 9.9) / 27.683 = 0.2625: 0.2014 to 0.7263; Newcombe
+# 0.55 - sqrt(0.4899^2 + 0.2763^2) = -0.012, 0.55 + sqrt(0 + 0.2486^2) =
+# +0.799; pooled: pbar = 8.5/14 = 0.6071, var = 0.6071 x 0.3929 x 0.35 =
+# 0.08348, z = 0.55 / 0.2889 = 1.904, p = 0.057; Holm over the two
+# comparisons: 2 x 0.057 = 0.114, and repetition_limit=0's stays 0.733.
 sqlite3 "$dir/small.db" <"$here/fixtures/atlas_small.sql"
 "$bin" list >"$dir/list.txt"
 /usr/bin/python3 "$root/scripts/atlas.py" "$dir/small.db" \
     --defaults "$dir/list.txt" >"$dir/out.md" 2>&1
 has "the default's row" "| default | ab 20k nodes | 10 | 0.600 (0.313-0.832) | 0.200 | 40.0 | 0.000 | still moving: d = +0.150 (+0.024 to +0.276), p = 0.0495, power 0.00 (paired, 10 openings) | n/a |"
 has "repetition_limit=0's row" "| repetition_limit=0 | ab 20k nodes | 4 | 0.500 (0.150-0.850) | 0.500 | 170.0 | 0.250 | not enough games: one rung | n/a |"
-has "the comparison" "| tafl | repetition_limit=0 | default | -0.100 (-0.520 to +0.353) | 0.733 | 0.733 |"
+has "the comparison" "| tafl | repetition_limit=0 | default | ab 20k nodes | -0.100 (-0.520 to +0.353) | 0.733 | 0.733 |"
+has "a comparison at the shared rung" "| tafl | repetition_limit=2 | default | ab 5k nodes | +0.550 (-0.012 to +0.799) | 0.057 | 0.114 |"
 has "the cell over the ply cap limit" "Over the 5% limit: repetition_limit=0, ab 20k nodes: 1 of 4 games ended by the ply cap; in the median of them 66.7% of the last 1,000 plies undo the same side's move before."
 
 # 2. results/atlas.md, atlas.svg and atlas.html are what the script

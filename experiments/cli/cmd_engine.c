@@ -19,7 +19,7 @@
 #include "text_buffer.h"
 #include "version.h"
 
-/* A growable text. */
+/* The agent being served and what it has been told. */
 struct session {
     const char *spec;
     struct agent *agent; /* NULL until a game's first position */

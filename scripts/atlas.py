@@ -37,10 +37,11 @@ the second the next:
     its 95% interval; n/a without cross-play games.
 Variant against variant, at the strongest rung both played (the same
 agent spec; a variant given a further rung keeps being compared with
-the others at the rung they share): each variant against its game's defaults, but Kings Landing against the rank
-below; Newcombe's 95% interval of the difference and the pooled z test's
-p, Holm-corrected across all comparisons (openings differ by variant, so
-these are unpaired).
+the others at the rung they share): each variant against its game's
+defaults, but Kings Landing against the rank below; Newcombe's 95%
+interval of the difference and the pooled z test's p, Holm-corrected
+across all comparisons (openings differ by variant, so these are
+unpaired).
 """
 import argparse
 import math
@@ -104,8 +105,9 @@ def rung_name(spec):
 def load(db, sanity):
     """Games by variant: {variant: {(spec0, spec1): [game rows]}}, each row
     (game_index, score for seat 0, drawn, plies, reason, opening key,
-    duration_ms, moves of a game ended by the ply cap else None): the games of the sanity sweeps (names ending in _start,
-    from the variant's start) when `sanity`, else of the other sweeps."""
+    duration_ms, moves of a game ended by the ply cap else None): the
+    games of the sanity sweeps (names ending in _start, from the variant's
+    start) when `sanity`, else of the other sweeps."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     rows = con.execute(
         "SELECT v.canonical, a0.spec, a1.spec, g.game_index, g.result,"
